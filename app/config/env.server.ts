@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { databaseUrl } from "./database-url";
+
+const EnvSchema = z.object({
+  SHOPIFY_API_KEY: z.string().min(1, "set SHOPIFY_API_KEY to the app's client ID"),
+  SHOPIFY_API_SECRET: z.string().min(1, "set SHOPIFY_API_SECRET to the app's client secret"),
+  SHOPIFY_APP_URL: z.url("set SHOPIFY_APP_URL to the public https URL the app is served from"),
+  SCOPES: z.string().default("read_metaobjects,write_metaobjects"),
+  DATABASE_URL: z.string().min(1),
+  DIRECT_API_JWT_SECRET: z
+    .string("set DIRECT_API_JWT_SECRET to a random string of at least 32 characters")
+    .min(32, "DIRECT_API_JWT_SECRET must be at least 32 characters long"),
+  SHOP_CUSTOM_DOMAIN: z.string().optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/**
+ * Parses the environment once and fails fast: the message lists every variable to set,
+ * so a misconfigured deployment stops at boot instead of at the first request.
+ */
+export function getEnv(): Env {
+  if (cached) return cached;
+  const parsed = EnvSchema.safeParse({ ...process.env, DATABASE_URL: databaseUrl() });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration; set these environment variables:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+}

@@ -1,0 +1,42 @@
+/** The plan table of the spec (§8), in one place; every gate reads it. */
+export const CHANNELS = ["online-store", "customer-account", "headless"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const PLAN_KEYS = ["free", "starter", "pro", "scale"] as const;
+export type PlanKey = (typeof PLAN_KEYS)[number];
+
+export interface Plan {
+  key: PlanKey;
+  name: string;
+  monthlyRequests: number;
+  /** 0 means batch is not available on the plan. */
+  maxBatchOperations: number;
+  channels: readonly Channel[];
+}
+
+export const PLANS: Record<PlanKey, Plan> = {
+  free: { key: "free", name: "Free", monthlyRequests: 500, maxBatchOperations: 0, channels: ["online-store"] },
+  starter: { key: "starter", name: "Starter", monthlyRequests: 5_000, maxBatchOperations: 10, channels: ["online-store"] },
+  pro: {
+    key: "pro",
+    name: "Pro",
+    monthlyRequests: 50_000,
+    maxBatchOperations: 50,
+    channels: ["online-store", "customer-account"],
+  },
+  scale: {
+    key: "scale",
+    name: "Scale",
+    monthlyRequests: 250_000,
+    maxBatchOperations: 50,
+    channels: ["online-store", "customer-account", "headless"],
+  },
+};
+
+export function isPlanKey(value: string): value is PlanKey {
+  return (PLAN_KEYS as readonly string[]).includes(value);
+}
+
+export function planFor(key: string): Plan {
+  return isPlanKey(key) ? PLANS[key] : PLANS.free;
+}

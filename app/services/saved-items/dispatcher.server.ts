@@ -1,0 +1,135 @@
+import { ServiceError } from "~/lib/errors";
+import type { Plan } from "~/services/plans";
+import { requireInstalledShopPlan } from "~/services/shops.server";
+import { consumeMonthlyRequest } from "~/services/usage.server";
+import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
+import type { Caller } from "./caller";
+import { identityKey, itemHandle, listHandle } from "./handles.server";
+import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
+import { listActiveItems, readItemStates, type StoredListItem } from "./metaobject-store.server";
+import type {
+  BatchOperation,
+  BatchResult,
+  ListItem,
+  OperationInput,
+  OperationName,
+  OperationOutput,
+  SaveOperationResult,
+} from "./schemas";
+
+/**
+ * The one entry point behind every channel: plan and channel gates, the monthly budget, then the
+ * operation itself. Inputs arrive already validated at the edge.
+ */
+export async function dispatchSavedItems<Op extends OperationName>(
+  caller: Caller,
+  operation: Op,
+  input: OperationInput<Op>,
+): Promise<OperationOutput[Op]> {
+  const plan = await requireInstalledShopPlan(caller.shop);
+  if (!plan.channels.includes(caller.channel)) {
+    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${caller.channel} channel`);
+  }
+  if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
+  await consumeMonthlyRequest(caller.shop, plan);
+  const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
+  return handler(caller, input);
+}
+
+const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]> } = {
+  save: (caller, input) => applyOne(caller, { action: "save", item: input, source: input.source, snapshot: input.snapshot }),
+  toggle: (caller, input) =>
+    applyOne(caller, { action: "toggle", item: input, source: input.source, snapshot: input.snapshot }),
+  remove: (caller, input) => applyOne(caller, { action: "remove", item: input }),
+  batch: (caller, input) => runBatch(caller, input.operations),
+  "is-saved": async (caller, input) => {
+    const handle = itemHandle(caller.customerGid, input);
+    const { items } = await readItemStates(caller.admin, [handle]);
+    return { saved: items.get(handle)?.status === "active" };
+  },
+  list: async (caller, input) => {
+    const key = listHandle(caller.customerGid, input.context);
+    const after = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, key);
+    const page = await listActiveItems(caller.admin, key, input.limit, after);
+    return {
+      items: page.items.map(toListItem),
+      pageInfo: {
+        hasNextPage: page.hasNextPage,
+        endCursor: page.endCursor && page.items.length > 0 ? encodeListCursor(key, page.endCursor) : null,
+      },
+    };
+  },
+};
+
+async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {
+  const [outcome] = await applyItemChanges(caller, [change]);
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!.result;
+}
+
+function assertBatchAllowed(plan: Plan, operations: BatchOperation[]): void {
+  if (plan.maxBatchOperations === 0) {
+    throw new ServiceError("PLAN_LIMIT_REACHED", `Batch is not available on the ${plan.name} plan; upgrade to Starter or above`);
+  }
+  if (operations.length > plan.maxBatchOperations) {
+    throw new ServiceError(
+      "PLAN_LIMIT_REACHED",
+      `The ${plan.name} plan allows at most ${plan.maxBatchOperations} operations per batch; this batch has ${operations.length}`,
+    );
+  }
+  const seen = new Set<string>();
+  const conflicts = new Set<string>();
+  for (const operation of operations) {
+    const key = identityKey(operation);
+    if (seen.has(key)) conflicts.add(key);
+    seen.add(key);
+  }
+  if (conflicts.size > 0) {
+    throw new ServiceError(
+      "BATCH_CONFLICT",
+      `Operations share an identity key (context|entityType|entityGid): ${[...conflicts].join(", ")}`,
+    );
+  }
+}
+
+async function runBatch(caller: Caller, operations: BatchOperation[]): Promise<BatchResult> {
+  const outcomes = await applyItemChanges(
+    caller,
+    operations.map((operation) => ({
+      action: operation.action,
+      item: operation,
+      source: operation.source,
+      snapshot: operation.snapshot,
+    })),
+  );
+  const results = outcomes.map(toBatchResult);
+  const succeeded = results.filter((result) => result.ok).length;
+  return { total: operations.length, succeeded, failed: operations.length - succeeded, results };
+}
+
+function toBatchResult(outcome: ChangeOutcome): BatchResult["results"][number] {
+  if (outcome.ok) return { ok: true, result: outcome.result };
+  const { code, message, retryable } = outcome.error;
+  return { ok: false, code, message, retryable };
+}
+
+function toListItem(item: StoredListItem): ListItem {
+  const snapshot = parseJson(item.snapshot);
+  return {
+    id: item.id,
+    entityType: item.entityType,
+    entityGid: item.entityGid,
+    status: item.status,
+    ...(item.savedAt ? { savedAt: item.savedAt } : {}),
+    ...(snapshot === undefined ? {} : { snapshot }),
+  };
+}
+
+function parseJson(value: string | null): unknown {
+  if (value === null) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { parse } from "smol-toml";
+
+export interface FieldDefinition {
+  key: string;
+  name: string;
+  type: string;
+  required: boolean;
+  adminFilterable: boolean;
+}
+
+export interface MetaobjectDefinition {
+  /** Position in the TOML, used for a stable definition GID. */
+  index: number;
+  /** The stored form, `app--<apiClientId>--<name>`. */
+  type: string;
+  name: string;
+  displayNameKey: string | undefined;
+  fields: FieldDefinition[];
+}
+
+export interface MetaobjectDefinitions {
+  /** Accepts both `$app:<name>` and the stored `app--<apiClientId>--<name>`. */
+  resolve(type: string): MetaobjectDefinition | undefined;
+}
+
+type Table = Record<string, unknown>;
+
+function isTable(value: unknown): value is Table {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optionalString(table: Table, key: string, where: string): string | undefined {
+  const value = table[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw new Error(`${where}.${key} must be a string`);
+  return value;
+}
+
+function readField(key: string, raw: unknown, where: string): FieldDefinition {
+  // TOML allows the shorthand `key = "single_line_text_field"` for type-only fields.
+  if (typeof raw === "string") return { key, name: key, type: raw, required: false, adminFilterable: false };
+  if (!isTable(raw)) throw new Error(`${where} must be a table or a type string`);
+  const type = optionalString(raw, "type", where);
+  if (!type) throw new Error(`${where}.type is required`);
+  const capabilities = isTable(raw.capabilities) ? raw.capabilities : {};
+  return {
+    key,
+    name: optionalString(raw, "name", where) ?? key,
+    type,
+    required: raw.required === true,
+    adminFilterable: capabilities.admin_filterable === true,
+  };
+}
+
+/** Reads the `[metaobjects.app.*]` definitions the app declares in shopify.app.toml. */
+export function loadMetaobjectDefinitions(tomlPath: string, apiClientId: string): MetaobjectDefinitions {
+  const toml = parse(readFileSync(tomlPath, "utf8"));
+  const metaobjects = isTable(toml.metaobjects) ? toml.metaobjects : {};
+  const app = isTable(metaobjects.app) ? metaobjects.app : {};
+  const byType = new Map<string, MetaobjectDefinition>();
+  Object.entries(app).forEach(([name, raw], index) => {
+    const where = `metaobjects.app.${name}`;
+    if (!isTable(raw)) throw new Error(`${where} must be a table`);
+    const fields = isTable(raw.fields) ? raw.fields : {};
+    byType.set(name, {
+      index,
+      type: `app--${apiClientId}--${name}`,
+      name: optionalString(raw, "name", where) ?? name,
+      displayNameKey: optionalString(raw, "display_name_field", where),
+      fields: Object.entries(fields).map(([key, field]) => readField(key, field, `${where}.fields.${key}`)),
+    });
+  });
+  const storedPrefix = `app--${apiClientId}--`;
+  return {
+    resolve(type) {
+      if (type.startsWith("$app:")) return byType.get(type.slice("$app:".length));
+      if (type.startsWith(storedPrefix)) return byType.get(type.slice(storedPrefix.length));
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import path from "node:path";
+import { adminApiHandler } from "./admin-api";
+import { loadMetaobjectDefinitions } from "./app-config";
+import { customerAccountApiHandlers } from "./customer-account-api";
+import { createFaultQueue } from "./faults";
+import { displayNameOf } from "./metaobject-store";
+import { repoRoot } from "./schemas";
+import { createShopState, subscriptionFor, type EmulatorState, type ShopState } from "./state";
+import { storefrontApiHandler } from "./storefront-api";
+import type { EmulatorOptions, PlatformEmulator } from "./types";
+
+export type {
+  ApiName,
+  CustomerSeed,
+  EmulatedMetaobject,
+  EmulatorOptions,
+  FaultKind,
+  FaultSpec,
+  Plan,
+  PlatformEmulator,
+  RecordedRequest,
+  SchemaViolation,
+  ShopSeed,
+} from "./types";
+
+/**
+ * An in-memory Shopify (Admin, Customer Account and Storefront GraphQL APIs) as msw handlers.
+ * Every document is validated against the published schema of the requested API version.
+ */
+export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformEmulator {
+  let lastId = 0;
+  let latencyMs = 0;
+  const state: EmulatorState = {
+    shops: new Map(),
+    definitions: loadMetaobjectDefinitions(
+      options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
+      options.apiClientId ?? "1234567",
+    ),
+    now: options.now ?? (() => new Date()),
+    schemaViolations: [],
+    requests: [],
+    faults: createFaultQueue(),
+    latencyMs: () => latencyMs,
+    nextId: () => (lastId += 1),
+  };
+
+  const shopNamed = (domain: string): ShopState => {
+    const shop = state.shops.get(domain);
+    if (!shop) throw new Error(`emulator: no shop ${domain}; call addShop first`);
+    return shop;
+  };
+
+  return {
+    handlers: [adminApiHandler(state), ...customerAccountApiHandlers(state), storefrontApiHandler(state)],
+    addShop(seed) {
+      if (state.shops.has(seed.domain)) throw new Error(`emulator: shop ${seed.domain} already exists`);
+      state.shops.set(seed.domain, createShopState(state, seed));
+    },
+    setPlan(domain, plan) {
+      shopNamed(domain).subscription = subscriptionFor(state, plan);
+    },
+    revokeAdminToken(domain) {
+      shopNamed(domain).adminAccessToken = undefined;
+    },
+    reset() {
+      state.shops.clear();
+      state.requests.length = 0;
+      state.schemaViolations.length = 0;
+      state.faults.clear();
+      lastId = 0;
+      latencyMs = 0;
+    },
+    metaobjects(domain, type) {
+      const store = shopNamed(domain).metaobjects;
+      const definition = type === undefined ? undefined : state.definitions.resolve(type);
+      if (type !== undefined && !definition) return [];
+      return store.list(definition).map((entry) => ({
+        id: entry.id,
+        type: entry.definition.type,
+        handle: entry.handle,
+        displayName: displayNameOf(entry),
+        fields: Object.fromEntries(entry.values),
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+      }));
+    },
+    // Getters hand out the live arrays, which are emptied in place, so a reference taken once stays current.
+    get requests() {
+      return state.requests;
+    },
+    countRequests(filter = {}) {
+      return state.requests.filter(
+        (request) =>
+          (filter.api === undefined || request.api === filter.api) &&
+          (filter.shop === undefined || request.shop === filter.shop),
+      ).length;
+    },
+    clearRequests() {
+      state.requests.length = 0;
+    },
+    get schemaViolations() {
+      return state.schemaViolations;
+    },
+    setLatency(ms) {
+      latencyMs = ms;
+    },
+    injectFault(fault) {
+      state.faults.add(fault);
+    },
+  };
+}

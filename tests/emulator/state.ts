@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import type { GraphQLError } from "graphql";
+import type { MetaobjectDefinitions } from "./app-config";
+import { createLeakyBucket, type LeakyBucket } from "./cost";
+import type { RouteEnv } from "./exchange";
+import type { ReportViolation } from "./graphql-execution";
+import { createMetaobjectStore, type MetaobjectStore } from "./metaobject-store";
+import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed } from "./types";
+
+export interface Subscription {
+  id: number;
+  plan: Exclude<Plan, "free">;
+  createdAt: Date;
+}
+
+export interface ShopState {
+  domain: string;
+  /** Stable per domain, so customer-account URLs survive reset() and new emulator instances. */
+  numericId: number;
+  /** Undefined once revoked. */
+  adminAccessToken: string | undefined;
+  storefrontAccessToken: string | undefined;
+  customers: CustomerSeed[];
+  subscription: Subscription | undefined;
+  metaobjects: MetaobjectStore;
+  bucket: LeakyBucket;
+}
+
+export interface EmulatorState extends RouteEnv {
+  shops: Map<string, ShopState>;
+  definitions: MetaobjectDefinitions;
+  now: () => Date;
+  schemaViolations: SchemaViolation[];
+  /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
+  nextId(): number;
+}
+
+function shopNumericId(domain: string): number {
+  // 11 digits, like real shop ids.
+  return 10_000_000_000 + (createHash("sha256").update(domain).digest().readUIntBE(0, 6) % 90_000_000_000);
+}
+
+export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription | undefined {
+  return plan === "free" ? undefined : { id: state.nextId(), plan, createdAt: state.now() };
+}
+
+export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState {
+  return {
+    domain: seed.domain,
+    numericId: shopNumericId(seed.domain),
+    adminAccessToken: seed.adminAccessToken,
+    storefrontAccessToken: seed.storefrontAccessToken,
+    customers: seed.customers ?? [],
+    subscription: subscriptionFor(state, seed.plan ?? "free"),
+    metaobjects: createMetaobjectStore({ nextId: () => state.nextId(), now: state.now }),
+    bucket: createLeakyBucket(state.now),
+  };
+}
+
+export function shopByDomain(state: EmulatorState, domain: string | undefined): ShopState | undefined {
+  return domain === undefined ? undefined : state.shops.get(domain);
+}
+
+export function shopByNumericId(state: EmulatorState, numericId: string | undefined): ShopState | undefined {
+  return [...state.shops.values()].find((shop) => String(shop.numericId) === numericId);
+}
+
+export function violationReporter(state: EmulatorState, api: ApiName, query: string): ReportViolation {
+  return (errors: readonly GraphQLError[]) => {
+    state.schemaViolations.push({ api, query, errors: errors.map((error) => error.message) });
+  };
+}

@@ -1,0 +1,80 @@
+import type { RequestHandler } from "msw";
+
+export type ApiName = "admin" | "customer-account" | "customer-account-discovery" | "storefront";
+
+export type Plan = "free" | "starter" | "pro" | "scale";
+
+export interface EmulatorOptions {
+  appTomlPath?: string;
+  /** Numeric app id used in stored `app--<id>--<name>` metaobject types. */
+  apiClientId?: string;
+  now?: () => Date;
+}
+
+export interface CustomerSeed {
+  /** gid://shopify/Customer/N */
+  id: string;
+  customerAccountAccessToken?: string;
+  storefrontCustomerAccessToken?: string;
+}
+
+export interface ShopSeed {
+  /** The myshopify domain, e.g. "test-shop.myshopify.com". */
+  domain: string;
+  adminAccessToken: string;
+  storefrontAccessToken?: string;
+  plan?: Plan;
+  customers?: CustomerSeed[];
+}
+
+export interface RecordedRequest {
+  api: ApiName;
+  shop: string;
+  operationName?: string;
+  query?: string;
+  variables?: unknown;
+  /** 0 for an injected network failure, which has no HTTP status. */
+  status: number;
+}
+
+export interface SchemaViolation {
+  api: string;
+  query: string;
+  errors: string[];
+}
+
+export type FaultKind = "http500" | "http503" | "http429" | "throttled" | "network";
+
+export interface FaultSpec {
+  kind: FaultKind;
+  api?: ApiName;
+  /** Defaults to 1. */
+  times?: number;
+  operationName?: string;
+}
+
+export interface EmulatedMetaobject {
+  id: string;
+  /** The stored form, `app--<apiClientId>--<name>`. */
+  type: string;
+  handle: string;
+  displayName: string;
+  fields: Record<string, string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PlatformEmulator {
+  handlers: RequestHandler[];
+  addShop(shop: ShopSeed): void;
+  setPlan(domain: string, plan: Plan): void;
+  revokeAdminToken(domain: string): void;
+  reset(): void;
+  metaobjects(domain: string, type?: string): EmulatedMetaobject[];
+  readonly requests: RecordedRequest[];
+  countRequests(filter?: { api?: ApiName; shop?: string }): number;
+  clearRequests(): void;
+  readonly schemaViolations: SchemaViolation[];
+  setLatency(ms: number): void;
+  injectFault(fault: FaultSpec): void;
+}

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { callProxy, givenShop } from "../support/app";
+import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
+import { emulator } from "../support/platform";
+
+// Upstream failures are logged with their cause; keep that out of the test output.
+beforeEach(() => {
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+});
+afterEach(() => vi.restoreAllMocks());
+
+const upstream = { ok: false, error: { code: "PLATFORM_UPSTREAM_ERROR", message: expect.any(String), retryable: true } };
+
+describe("platform failures (§7 upstream rows)", () => {
+  test.each(["http500", "http503", "network"] as const)("%s on the read is PLATFORM_UPSTREAM_ERROR 502", async (kind) => {
+    await givenShop();
+    emulator.injectFault({ kind, api: "admin" });
+    expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toEqual({ status: 502, body: upstream });
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining("PLATFORM_UPSTREAM_ERROR"), expect.anything());
+  });
+
+  test("a GraphQL error is PLATFORM_UPSTREAM_ERROR, never a 500", async () => {
+    await givenShop();
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsListActive" });
+    expect(await callProxy("/proxy/api/list", { query: { context: "w" } })).toEqual({ status: 502, body: upstream });
+  });
+
+  test("a failed write leaves the state the table allows and a retry completes it", async () => {
+    const shop = await givenShop();
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsApplyWrites" });
+    expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(502);
+    expect(emulator.metaobjects(shop, "$app:save_item")).toHaveLength(0);
+    expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(200);
+  });
+
+  test("THROTTLED is retried after the bucket refills, and the request succeeds", async () => {
+    await givenShop();
+    emulator.injectFault({ kind: "throttled", api: "admin" });
+    const result = await callProxy("/proxy/api/is-saved", { query: identityQuery() });
+    expect(result).toEqual({ status: 200, body: { ok: true, data: { saved: false } } });
+    expect(emulator.countRequests({ api: "admin" })).toBe(2);
+  });
+
+  test("HTTP 429 is retried too", async () => {
+    await givenShop();
+    emulator.injectFault({ kind: "http429", api: "admin" });
+    expect((await callProxy("/proxy/api/list", { query: { context: "w" } })).status).toBe(200);
+  });
+
+  test("throttling that persists after bounded retries is RATE_LIMITED 429, retryable", async () => {
+    await givenShop();
+    emulator.injectFault({ kind: "throttled", api: "admin", times: 10 });
+    expect(await callProxy("/proxy/api/remove", { body: anIdentity() })).toEqual({
+      status: 429,
+      body: { ok: false, error: { code: "RATE_LIMITED", message: expect.any(String), retryable: true } },
+    });
+    expect(emulator.countRequests({ api: "admin" })).toBe(3);
+  });
+});
+
+describe("upstream efficiency (requests per operation)", () => {
+  test("is-saved and list cost 1 Admin request; save, remove and toggle at most 2; a batch of 50 at most 3", async () => {
+    await givenShop({ plan: "pro" });
+    const cost = async (run: () => Promise<unknown>) => {
+      emulator.clearRequests();
+      await run();
+      return emulator.countRequests({ api: "admin" });
+    };
+    expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(1);
+    expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
+    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBeLessThanOrEqual(2);
+    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(1);
+    expect(await cost(() => callProxy("/proxy/api/remove", { body: anIdentity() }))).toBeLessThanOrEqual(2);
+    expect(await cost(() => callProxy("/proxy/api/toggle", { body: aSaveRequest() }))).toBeLessThanOrEqual(2);
+    const operations = Array.from({ length: 50 }, (_, index) => ({
+      action: index % 2 ? "save" : "toggle",
+      ...anIdentity({ entityGid: `gid://shopify/Product/${100 + index}`, context: `ctx-${index % 5}` }),
+    }));
+    expect(await cost(() => callProxy("/proxy/api/batch", { body: { operations } }))).toBeLessThanOrEqual(3);
+  });
+});

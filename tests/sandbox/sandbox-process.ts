@@ -1,0 +1,110 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { repoRoot } from "./config";
+
+const bin = (name: string) => path.join(repoRoot, "node_modules/.bin", name);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningSandbox {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/** The parent's environment minus what vitest sets, which would switch the Remix build plugin off. */
+function childEnv(): NodeJS.ProcessEnv {
+  const entries = Object.entries(process.env).filter(
+    ([key]) => !key.startsWith("VITEST") && key !== "TEST" && key !== "NODE_ENV",
+  );
+  // NODE_ENV is left out on purpose: the build sets its own, and the sandbox refuses "production".
+  return Object.fromEntries(entries) as NodeJS.ProcessEnv;
+}
+
+/**
+ * Test files run in parallel (and several people may test in one tree): a build empties build/ while
+ * another sandbox may be about to import it. One build-and-start at a time, across processes.
+ */
+async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
+  const lock = path.join(repoRoot, ".cache/sandbox-build.lock");
+  mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 180_000) rmSync(lock, { recursive: true, force: true }); // left by a killed run
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    return await run();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Builds the app and starts `tests/sandbox/start.ts` as its own process, as `npm run sandbox` does. */
+export function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
+  return withBuildLock(() => buildAndStart(env));
+}
+
+async function buildAndStart(env: Record<string, string>): Promise<RunningSandbox> {
+  execFileSync(bin("remix"), ["vite:build"], { cwd: repoRoot, stdio: "pipe", env: childEnv() });
+  const port = await freePort();
+  const database = path.join(repoRoot, `prisma/sandbox-test-${port}.sqlite`);
+  const child: ChildProcess = spawn(bin("tsx"), ["tests/sandbox/start.ts"], {
+    cwd: repoRoot,
+    env: {
+      ...childEnv(),
+      SHOPIFY_API_KEY: "",
+      SHOPIFY_API_SECRET: "",
+      SHOPIFY_APP_URL: "",
+      DIRECT_API_JWT_SECRET: "",
+      DATABASE_URL: `file:${database}`,
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 60_000);
+    child.stdout!.on("data", () => {
+      if (output.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`sandbox exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => {
+          rmSync(database, { force: true });
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}

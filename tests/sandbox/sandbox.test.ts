@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { signedProxyUrl } from "../support/proxy-signature";
+import { SANDBOX_DEFAULTS } from "./config";
+import { startSandbox, type RunningSandbox } from "./sandbox-process";
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+}, 120_000);
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+function signed(path: string, options: { customer?: string; shop?: string; query?: Record<string, string> } = {}) {
+  return signedProxyUrl(sandbox.url, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
+    shop: options.shop ?? "demo.myshopify.com",
+    customerId: options.customer ?? "1001",
+    query: options.query,
+  });
+}
+
+async function post(url: URL, body: unknown) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+const item = { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/42", source: "sandbox-test" };
+
+describe("npm run sandbox, over real HTTP", () => {
+  test("prints its URL, the seeded shops and how to sign a URL", () => {
+    expect(sandbox.output()).toContain("demo.myshopify.com");
+    expect(sandbox.output()).toContain("npm run -s sign");
+  });
+
+  test("a seeded customer saves, lists, checks and removes through signed proxy URLs", async () => {
+    expect(await post(signed("/proxy/api/save"), item)).toEqual({
+      status: 200,
+      body: { ok: true, data: { id: expect.any(String), state: "active" } },
+    });
+    const list = await fetch(signed("/proxy/api/list", { query: { context: "wishlist" } }));
+    expect(list.status).toBe(200);
+    expect((await list.json()).data.items).toEqual([expect.objectContaining({ entityGid: item.entityGid })]);
+    const isSaved = await fetch(
+      signed("/proxy/api/is-saved", { query: { context: item.context, entityType: item.entityType, entityGid: item.entityGid } }),
+    );
+    expect(await isSaved.json()).toEqual({ ok: true, data: { saved: true } });
+    const { source: _source, ...identity } = item;
+    expect((await post(signed("/proxy/api/remove"), identity)).body.data.state).toBe("removed");
+  });
+
+  test("Remix routing answers the wrong method with the 405 envelope", async () => {
+    const response = await fetch(signed("/proxy/api/save"));
+    expect(response.status).toBe(405);
+    expect((await response.json()).error.code).toBe("VALIDATION_ERROR");
+    const listPost = await post(signed("/proxy/api/list"), {});
+    expect(listPost.status).toBe(405);
+  });
+
+  test("an unsigned request is INVALID_PROXY_SIGNATURE and an uninstalled seed shop is SHOP_NOT_INSTALLED", async () => {
+    const unsigned = await fetch(`${sandbox.url}/proxy/api/list?shop=demo.myshopify.com&context=w`);
+    expect(unsigned.status).toBe(401);
+    expect((await unsigned.json()).error.code).toBe("INVALID_PROXY_SIGNATURE");
+    const gone = await fetch(signed("/proxy/api/list", { shop: "gone-demo.myshopify.com", customer: "3001", query: { context: "w" } }));
+    expect(gone.status).toBe(403);
+    expect((await gone.json()).error.code).toBe("SHOP_NOT_INSTALLED");
+  });
+
+  test("the seed's plan applies: batch is refused on the free seed shop", async () => {
+    const response = await post(signed("/proxy/api/batch", { shop: "free-demo.myshopify.com", customer: "2001" }), {
+      operations: [{ action: "save", ...item }],
+    });
+    expect(response.status).toBe(402);
+    expect(response.body.error.code).toBe("PLAN_LIMIT_REACHED");
+  });
+});

@@ -1,0 +1,7 @@
+/** The configuration every test process runs with; the app reads it through getEnv(). */
+export const TEST_ENV = {
+  SHOPIFY_API_KEY: "test-api-key",
+  SHOPIFY_API_SECRET: "test-api-secret",
+  SHOPIFY_APP_URL: "https://saved-items.test",
+  DIRECT_API_JWT_SECRET: "test-direct-api-jwt-secret-0123456789abcdef",
+};

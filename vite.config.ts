@@ -1,0 +1,36 @@
+import { vitePlugin as remix } from "@remix-run/dev";
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+const isVitest = Boolean(process.env.VITEST);
+
+export default defineConfig({
+  server: { port: Number(process.env.PORT || 3000) },
+  plugins: [
+    // Under vitest the route modules are imported directly; the Remix plugin would only slow that down.
+    !isVitest &&
+      remix({
+        ignoredRouteFiles: ["**/.*", "**/*.test.*"],
+        future: {
+          v3_fetcherPersist: true,
+          v3_relativeSplatPath: true,
+          v3_throwAbortReason: true,
+          v3_lazyRouteDiscovery: true,
+          v3_singleFetch: false,
+          v3_routeConfig: false,
+        },
+      }),
+    tsconfigPaths(),
+  ],
+  build: { assetsInlineLimit: 0 },
+  test: {
+    include: ["tests/**/*.test.ts", "app/**/*.test.ts"],
+    globalSetup: ["tests/setup/global-setup.ts"],
+    setupFiles: ["tests/setup/per-file.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    env: {
+      NODE_ENV: "test",
+    },
+  },
+});
