@@ -69,6 +69,31 @@ describe("npm run sandbox, over real HTTP", () => {
     expect((await gone.json()).error.code).toBe("SHOP_NOT_INSTALLED");
   });
 
+  test("a headless backend exchanges a seeded token, then saves, lists and removes", async () => {
+    const exchange = await post(new URL("/api/headless/auth/exchange", sandbox.url), {
+      shop: "demo.myshopify.com",
+      customerAccountAccessToken: "sandbox-cat-1002",
+    });
+    expect(exchange.status).toBe(200);
+    const authorization = exchange.body.data.authorization as string;
+    const call = async (path: string, body?: unknown) => {
+      const response = await fetch(new URL(path, sandbox.url), {
+        method: body ? "POST" : "GET",
+        headers: { Authorization: authorization, ...(body ? { "Content-Type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    expect((await call("/api/headless/save", item)).body.data.state).toBe("active");
+    const list = await call("/api/headless/list?context=wishlist");
+    expect(list.body.data.items).toEqual([expect.objectContaining({ entityGid: item.entityGid })]);
+    const { source: _source, ...identity } = item;
+    expect((await call("/api/headless/remove", identity)).body.data.state).toBe("removed");
+    // The same customer's Online Store view is the same list.
+    const viaProxy = await fetch(signed("/proxy/api/list", { customer: "1002", query: { context: "wishlist" } }));
+    expect((await viaProxy.json()).data.items).toEqual([]);
+  });
+
   test("the seed's plan applies: batch is refused on the free seed shop", async () => {
     const response = await post(signed("/proxy/api/batch", { shop: "free-demo.myshopify.com", customer: "2001" }), {
       operations: [{ action: "save", ...item }],

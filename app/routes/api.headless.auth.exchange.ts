@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { errorResponse, methodNotAllowed, okResponse } from "~/lib/http/envelope.server";
+import { parseJsonBody } from "~/lib/http/request-input.server";
+import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-exchange/headless-legacy.server";
+import { exchangeCustomerAccountAccessToken } from "~/services/direct-exchange/headless-modern.server";
+import { HeadlessExchangeRequestSchema, isModernExchangeRequest } from "~/services/direct-exchange/schemas";
+
+// For backend servers only: no CORS headers, so a browser on another origin cannot read the answer.
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    if (request.method !== "POST") throw methodNotAllowed("POST");
+    const body = await parseJsonBody(request, HeadlessExchangeRequestSchema);
+    const grant = isModernExchangeRequest(body)
+      ? await exchangeCustomerAccountAccessToken(body)
+      : await exchangeStorefrontCustomerAccessToken(body);
+    return okResponse(grant);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export const loader = action;

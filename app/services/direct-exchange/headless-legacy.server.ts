@@ -1,0 +1,64 @@
+import { ApiVersion } from "@shopify/shopify-api";
+import { z } from "zod";
+import { CUSTOMER_GID_PATTERN } from "~/lib/auth/direct-token.server";
+import { ServiceError } from "~/lib/errors";
+import { fetchPlatformJson, IdentityLookupError, logUnexpectedLookupFailure } from "./platform-fetch.server";
+import { issueDirectAccess, requireEntitledShop } from "./issue-direct-access.server";
+import type { DirectAccessGrant, HeadlessLegacyExchangeRequest } from "./schemas";
+
+/** The same version as the Admin API documents, so one schema snapshot covers the service. */
+export const STOREFRONT_API_VERSION = ApiVersion.October26;
+
+const CUSTOMER_ID_QUERY = `#graphql
+  query SavedItemsStorefrontCustomerId($customerAccessToken: String!) {
+    customer(customerAccessToken: $customerAccessToken) {
+      id
+    }
+  }
+`;
+
+// The platform answers an unknown or expired customer token with customer: null, not an error.
+const CustomerIdResponseSchema = z.object({
+  data: z.object({ customer: z.object({ id: z.string().regex(CUSTOMER_GID_PATTERN) }).nullable() }),
+});
+
+/**
+ * Headless, legacy path (legacy customer accounts, deprecated by the platform but kept per the
+ * spec): the Storefront API resolves a customer access token, authorised by the public token.
+ */
+export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacyExchangeRequest): Promise<DirectAccessGrant> {
+  await requireEntitledShop(body.shop, "headless");
+  let customerGid: string;
+  try {
+    customerGid = await resolveCustomerGid(body);
+  } catch (error) {
+    logUnexpectedLookupFailure(body.shop, error);
+    throw new ServiceError(
+      "INVALID_LEGACY_STOREFRONT_TOKEN",
+      "The storefront customer access token or the storefront access token was not accepted by the shop",
+      { cause: error },
+    );
+  }
+  return issueDirectAccess({ shop: body.shop, customerGid, channel: "headless" });
+}
+
+async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<string> {
+  const answer = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
+    method: "POST",
+    headers: {
+      "X-Shopify-Storefront-Access-Token": body.storefrontAccessToken,
+      "Content-Type": "application/json",
+      Accept: "application/json",
+    },
+    body: JSON.stringify({
+      query: CUSTOMER_ID_QUERY,
+      variables: { customerAccessToken: body.storefrontCustomerAccessToken },
+    }),
+  });
+  const parsed = CustomerIdResponseSchema.safeParse(answer);
+  if (!parsed.success) throw new IdentityLookupError(`the Storefront API of ${body.shop} answered without data`);
+  const customer = parsed.data.data.customer;
+  // An unknown token is the caller's problem, not an outage: 401 semantics, so no log line.
+  if (!customer) throw new IdentityLookupError("the storefront customer access token is unknown or expired", 401);
+  return customer.id;
+}

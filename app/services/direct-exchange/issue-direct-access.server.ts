@@ -1,0 +1,39 @@
+import { requireOfflineAdmin } from "~/lib/auth/direct-caller.server";
+import {
+  DIRECT_ACCESS_TOKEN_TTL_SECONDS,
+  mintDirectAccessToken,
+  type DirectChannel,
+} from "~/lib/auth/direct-token.server";
+import { ServiceError } from "~/lib/errors";
+import { requireInstalledShopPlan } from "~/services/shops.server";
+import type { DirectAccessGrant } from "./schemas";
+
+/**
+ * The gates every exchange passes before it asks the platform about the customer (spec §4.2
+ * rule 5, §8): an offline session and a Shop record not marked uninstalled, then a plan that
+ * includes the channel. The session is checked first so a stranger's domain never gets a record.
+ */
+export async function requireEntitledShop(shop: string, channel: DirectChannel): Promise<void> {
+  await requireOfflineAdmin(shop);
+  const plan = await requireInstalledShopPlan(shop);
+  if (!plan.channels.includes(channel)) {
+    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${channel} channel`);
+  }
+}
+
+/** Mints the service token for a resolved customer and shapes the exchange's success data. */
+export async function issueDirectAccess(subject: {
+  shop: string;
+  customerGid: string;
+  channel: DirectChannel;
+}): Promise<DirectAccessGrant> {
+  const { token, expiresAt } = await mintDirectAccessToken(subject);
+  return {
+    authorization: `Bearer ${token}`,
+    tokenType: "Bearer",
+    expiresInSeconds: DIRECT_ACCESS_TOKEN_TTL_SECONDS,
+    expiresAt: expiresAt.toISOString(),
+    channel: subject.channel,
+    shop: subject.shop,
+  };
+}
