@@ -6,10 +6,32 @@ import {
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import type { Session } from "@shopify/shopify-api";
+import { refreshShopPlan } from "./services/billing/plan-refresh.server";
+import { completePendingRedactions } from "./services/compliance/customer-records.server";
+import { recordShopInstalled } from "./services/compliance/shop-records.server";
+import type { AdminGraphqlClient } from "./services/platform/admin-graphql.server";
 import { getEnv } from "./config/env.server";
 import prisma from "./db.server";
 
 const env = getEnv();
+
+/**
+ * Runs after the library obtains a new offline token (install and reinstall). It makes the shop
+ * serviceable again (its customers' saved items stayed on the platform), then, best effort, reads
+ * its plan and finishes any customer redaction that arrived while the app had no access. Exported
+ * so tests can run the hook exactly as the library calls it.
+ */
+export async function afterAuth({ session, admin }: { session: Session; admin: AdminGraphqlClient }): Promise<void> {
+  await recordShopInstalled(session.shop);
+  try {
+    await refreshShopPlan(session.shop, admin);
+    await completePendingRedactions(session.shop, admin);
+  } catch (error) {
+    // The admin page load that triggered the install refreshes the plan again; never block an install.
+    console.error(`[install] post-install work failed for ${session.shop}`, error instanceof Response ? error.status : error);
+  }
+}
 
 /** The Admin API version every document is written and validated against. */
 export const ADMIN_API_VERSION = ApiVersion.October26;
@@ -25,16 +47,7 @@ const shopify = shopifyApp({
   distribution: AppDistribution.AppStore,
   // The library logs every proxy authentication at Info; at storefront traffic volumes that is noise.
   logger: { level: LogSeverity.Warning },
-  hooks: {
-    // A (re)install makes the shop serviceable again; its customers' saved items stayed on the platform.
-    afterAuth: async ({ session }) => {
-      await prisma.shop.upsert({
-        where: { domain: session.shop },
-        create: { domain: session.shop },
-        update: { uninstalledAt: null, installedAt: new Date() },
-      });
-    },
-  },
+  hooks: { afterAuth },
   future: {
     unstable_newEmbeddedAuthStrategy: true,
   },

@@ -1,39 +1,73 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
-import { authenticate } from "~/shopify.server";
-import { requireInstalledShopPlan } from "~/services/shops.server";
-import { monthlyUsage, nextPeriodStart } from "~/services/usage.server";
-import { clock } from "~/lib/clock";
+import { Badge, BlockStack, Card, InlineStack, Layout, List, Page, ProgressBar, Text } from "@shopify/polaris";
+import { requireAdminShop } from "~/services/billing/admin-shop.server";
+import { getHomeOverview } from "~/services/billing/plan-overview.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const plan = await requireInstalledShopPlan(session.shop);
-  const now = clock.now();
-  return {
-    plan,
-    used: await monthlyUsage(session.shop, now),
-    resetsAt: nextPeriodStart(now).toISOString(),
-  };
+  const { shop, plan } = await requireAdminShop(request);
+  return getHomeOverview(shop, plan);
 };
 
-export default function Index() {
-  const { plan, used, resetsAt } = useLoaderData<typeof loader>();
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleString("en-US", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }) + " UTC";
+
+export default function Home() {
+  const { plan, usage, channels } = useLoaderData<typeof loader>();
   return (
-    <Page title="Saved Items">
+    <Page title="Saved Items" primaryAction={{ content: "Change plan", url: "/app/plans" }}>
       <Layout>
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h2" variant="headingMd">
+                  {plan.name} plan
+                </Text>
+                <Badge tone="info">Current</Badge>
+              </InlineStack>
+              <List>
+                {plan.features.map((feature) => (
+                  <List.Item key={feature}>{feature}</List.Item>
+                ))}
+              </List>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                {plan.name} plan
+                Requests this month
               </Text>
               <Text as="p">
-                {used.toLocaleString()} of {plan.monthlyRequests.toLocaleString()} requests this month (resets{" "}
-                {new Date(resetsAt).toUTCString()})
+                {usage.used.toLocaleString("en-US")} of {usage.budget.toLocaleString("en-US")} ({usage.percentUsed}%)
               </Text>
-              <ProgressBar progress={Math.min(100, (used / plan.monthlyRequests) * 100)} />
-              <Text as="p">Channels: {plan.channels.join(", ")}</Text>
+              <ProgressBar progress={usage.percentUsed} tone={usage.percentUsed >= 100 ? "critical" : "primary"} />
+              <Text as="p" tone="subdued">
+                Every save, remove, toggle, batch, list and is-saved request counts once, on every channel. The budget
+                resets on {formatDate(usage.resetsAt)}.
+                {usage.percentUsed >= 100 ? " Until then, requests are refused with PLAN_LIMIT_REACHED." : ""}
+              </Text>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Channels
+              </Text>
+              {channels.map((channel) => (
+                <InlineStack key={channel.channel} gap="200" blockAlign="center">
+                  <Text as="span">{channel.label}</Text>
+                  {channel.enabled ? (
+                    <Badge tone="success">Enabled</Badge>
+                  ) : (
+                    <Badge>{`Needs ${channel.requiredPlan}`}</Badge>
+                  )}
+                </InlineStack>
+              ))}
             </BlockStack>
           </Card>
         </Layout.Section>

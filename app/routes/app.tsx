@@ -4,13 +4,18 @@ import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
-import { authenticate } from "~/shopify.server";
+import { getEnv } from "~/config/env.server";
+import { requireAdminShop } from "~/services/billing/admin-shop.server";
+import { settlePendingRedactions } from "~/services/compliance/customer-records.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
+// Every admin load re-reads the shop's subscription (requireAdminShop), so the plan on record
+// follows what the merchant pays for without the hot path ever asking the billing API.
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await authenticate.admin(request);
-  return { apiKey: process.env.SHOPIFY_API_KEY || "" };
+  const { shop, plan, admin } = await requireAdminShop(request);
+  await settlePendingRedactions(shop, admin);
+  return { apiKey: getEnv().SHOPIFY_API_KEY, shop, plan: plan.key };
 };
 
 export default function App() {
@@ -21,6 +26,8 @@ export default function App() {
         <Link to="/app" rel="home">
           Home
         </Link>
+        <Link to="/app/setup">Setup</Link>
+        <Link to="/app/plans">Plans</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import db from "~/db.server";
+import { recordShopUninstalled } from "~/services/compliance/shop-records.server";
 import { authenticate } from "~/shopify.server";
 
+// Verified by the library (HMAC of the raw body with the app secret; 401 otherwise).
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, session } = await authenticate.webhook(request);
-  // Webhooks can repeat and can arrive after the shop was already cleaned up: every step is idempotent.
-  if (session) await db.session.deleteMany({ where: { shop } });
-  await db.shop.updateMany({ where: { domain: shop }, data: { uninstalledAt: new Date() } });
+  const { shop } = await authenticate.webhook(request);
+  await recordShopUninstalled(shop);
   return new Response();
 };

@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireAdminShop } from "~/services/billing/admin-shop.server";
+
+/**
+ * The managed-pricing welcome link: the platform opens it in the admin after the merchant picks a
+ * plan. requireAdminShop re-reads the subscription; the merchant then lands on Home with the new
+ * plan. The library's redirect keeps the embedded parameters the next page authenticates with.
+ */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { redirect } = await requireAdminShop(request);
+  return redirect("/app");
+};

@@ -1,0 +1,100 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { getEnv } from "~/config/env.server";
+import { requireAdminShop } from "~/services/billing/admin-shop.server";
+import { buildSetupGuide } from "~/services/billing/setup-guide.server";
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { shop, plan } = await requireAdminShop(request);
+  const env = getEnv();
+  return { plan: plan.key, ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }) };
+};
+
+function CopyableExample({ title, code }: { title: string; code: string }) {
+  const copy = async () => {
+    await navigator.clipboard.writeText(code);
+    // App Bridge's global; read at click time so the page still renders where App Bridge is absent.
+    if (typeof shopify !== "undefined") shopify.toast.show("Copied");
+  };
+  return (
+    <BlockStack gap="200">
+      <InlineStack align="space-between" blockAlign="center">
+        <Text as="h3" variant="headingSm">
+          {title}
+        </Text>
+        <Button onClick={copy}>Copy</Button>
+      </InlineStack>
+      <Box background="bg-surface-secondary" padding="300" borderRadius="200" overflowX="scroll">
+        <pre style={{ margin: 0, fontSize: 13 }}>
+          <code>{code}</code>
+        </pre>
+      </Box>
+    </BlockStack>
+  );
+}
+
+type Guide = ReturnType<typeof useLoaderData<typeof loader>>["headless"];
+
+function ChannelSection({ title, intro, guide }: { title: string; intro: string; guide: Guide }) {
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {title}
+        </Text>
+        <Text as="p">{intro}</Text>
+        {guide.enabled ? (
+          guide.examples.map((example) => <CopyableExample key={example.title} {...example} />)
+        ) : (
+          <Banner tone="info" action={{ content: "See plans", url: "/app/plans" }}>
+            {`Included from the ${guide.requiredPlan} plan.`}
+          </Banner>
+        )}
+      </BlockStack>
+    </Card>
+  );
+}
+
+export default function Setup() {
+  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount } = useLoaderData<typeof loader>();
+  return (
+    <Page title="Setup" backAction={{ content: "Home", url: "/app" }}>
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Online Store: add the Save button
+              </Text>
+              <Text as="p">
+                The theme editor opens on your product template with the Save button block added to the main section.
+                Position it, then save the theme. Logged-in customers can then save products; the block talks to the app
+                through {storefrontProxyUrl}.
+              </Text>
+              <Box>
+                <Button url={themeEditorUrl} target="_top" variant="primary">
+                  Add the Save button in the theme editor
+                </Button>
+              </Box>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <ChannelSection
+            title="Customer accounts"
+            intro="A customer-account UI extension exchanges its session token for a 300-second service token, then calls the operations with it."
+            guide={customerAccount}
+          />
+        </Layout.Section>
+        <Layout.Section>
+          <ChannelSection
+            title="Headless storefronts"
+            intro="Your storefront's server exchanges the customer's access token for a 300-second service token, then calls the operations with it. Never run the exchange in a browser."
+            guide={headless}
+          />
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { refreshPlanFromSubscriptionWebhook } from "~/services/billing/subscription-webhook.server";
+import type { SubscriptionWebhookPayload } from "~/services/billing/plan-refresh.server";
+import { authenticate } from "~/shopify.server";
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, payload } = await authenticate.webhook(request);
+  try {
+    const outcome = await refreshPlanFromSubscriptionWebhook(shop, payload as SubscriptionWebhookPayload);
+    return Response.json(outcome);
+  } catch (error) {
+    // A non-2xx answer makes the platform deliver the webhook again later.
+    console.error(`[billing] app_subscriptions/update for ${shop} failed; the platform will retry`, error);
+    return new Response(null, { status: 500 });
+  }
+};

@@ -1,0 +1,150 @@
+import prisma from "~/db.server";
+import { clock } from "~/lib/clock";
+import { ServiceError, isServiceError } from "~/lib/errors";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
+
+/**
+ * The plan's source of truth is the shop's active app subscription (Shopify App Pricing, plan
+ * handles free/starter/pro/scale). This module is the only place that reads it; everything else
+ * reads Shop.plan, so the hot path never calls the billing API.
+ */
+const CURRENT_SUBSCRIPTIONS = `#graphql
+  query BillingCurrentSubscriptions {
+    currentAppInstallation {
+      activeSubscriptions {
+        name
+        status
+        lineItems {
+          plan {
+            pricingDetails {
+              __typename
+              ... on AppRecurringPricing {
+                planHandle
+              }
+            }
+          }
+        }
+      }
+    }
+  }`;
+
+export interface SubscriptionSummary {
+  name: string;
+  status: string;
+  lineItems: { plan: { pricingDetails: { __typename?: string; planHandle?: string | null } } }[];
+}
+
+/**
+ * The plan an installation's subscriptions pay for: the planHandle when the platform gives one
+ * (it survives renames), else the subscription name; no ACTIVE subscription means Free. Two
+ * active subscriptions only overlap briefly during a change, and the merchant pays for both, so
+ * the larger plan wins.
+ */
+export function planKeyFromSubscriptions(subscriptions: SubscriptionSummary[]): PlanKey {
+  const keys = subscriptions
+    .filter((subscription) => subscription.status === "ACTIVE")
+    .map(planKeyOfSubscription)
+    .filter((key): key is PlanKey => key !== undefined);
+  return keys.reduce<PlanKey>((best, key) => (PLAN_KEYS.indexOf(key) > PLAN_KEYS.indexOf(best) ? key : best), "free");
+}
+
+function planKeyOfSubscription(subscription: SubscriptionSummary): PlanKey | undefined {
+  const handle = subscription.lineItems
+    .map((item) => item.plan.pricingDetails.planHandle)
+    .find((value): value is string => Boolean(value));
+  const key = planKeyNamed(handle) ?? planKeyNamed(subscription.name);
+  if (!key) {
+    console.warn(
+      `[billing] active subscription "${subscription.name}" (plan handle ${handle ?? "none"}) matches no plan in PLANS; counted as Free`,
+    );
+  }
+  return key;
+}
+
+/** Matches a plan handle or a subscription name ("Pro", "pro") to a key of the plan table. */
+export function planKeyNamed(value: string | null | undefined): PlanKey | undefined {
+  if (!value) return undefined;
+  const normalised = value.trim().toLowerCase();
+  if (isPlanKey(normalised)) return normalised;
+  return PLAN_KEYS.find((key) => PLANS[key].name.toLowerCase() === normalised);
+}
+
+/** Stores the plan the platform reported; creates the shop record if the shop has none yet. */
+export async function storeShopPlan(shop: string, key: PlanKey): Promise<Plan> {
+  const planRefreshedAt = clock.now();
+  await prisma.shop.upsert({
+    where: { domain: shop },
+    create: { domain: shop, plan: key, planRefreshedAt },
+    update: { plan: key, planRefreshedAt },
+  });
+  return PLANS[key];
+}
+
+// Parent and child admin loaders run concurrently for one page load; they share one platform call.
+const inFlight = new Map<string, Promise<Plan>>();
+
+/**
+ * Reads the shop's active subscription from the platform and records its plan (Shop.plan and
+ * planRefreshedAt). Called on admin load, on the app_subscriptions/update webhook and on the
+ * billing return route. Platform failures are ServiceErrors; the library's re-authentication
+ * Response (401 or a bounce redirect) is rethrown as is, so Remix can serve it.
+ */
+export function refreshShopPlan(shop: string, admin: AdminGraphqlClient): Promise<Plan> {
+  const pending = inFlight.get(shop);
+  if (pending) return pending;
+  const refresh = (async () => {
+    let data: { currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } };
+    try {
+      data = await runAdminGraphql(admin, CURRENT_SUBSCRIPTIONS, {});
+    } catch (error) {
+      throw translateLibraryResponse(error) ?? error;
+    }
+    return storeShopPlan(shop, planKeyFromSubscriptions(data.currentAppInstallation.activeSubscriptions));
+  })().finally(() => inFlight.delete(shop));
+  inFlight.set(shop, refresh);
+  return refresh;
+}
+
+/**
+ * The library's embedded-admin client turns HTTP failures into Responses, which runAdminGraphql
+ * wraps as an unexpected failure. A 401 (token invalidated, bounce to re-authenticate) or a
+ * redirect is the library's own flow and must reach Remix untouched; any other status is an
+ * ordinary platform failure.
+ */
+function translateLibraryResponse(error: unknown): Response | ServiceError | undefined {
+  if (!(isServiceError(error) && error.cause instanceof Response)) return undefined;
+  const response = error.cause;
+  if (response.status === 401 || (response.status >= 300 && response.status < 400)) return response;
+  return new ServiceError(
+    response.status === 429 ? "RATE_LIMITED" : "PLATFORM_UPSTREAM_ERROR",
+    `The platform answered ${response.status} to the subscription query`,
+    { cause: response },
+  );
+}
+
+const ENDED_STATUSES = ["CANCELLED", "DECLINED", "EXPIRED", "FROZEN"];
+
+export interface SubscriptionWebhookPayload {
+  app_subscription?: { name?: string | null; status?: string | null; plan_handle?: string | null } | null;
+}
+
+/**
+ * The fallback when the platform cannot be asked (no offline session, or its token is revoked):
+ * apply the app_subscriptions/update payload itself. An ACTIVE subscription sets its plan; an
+ * ended one drops the shop to Free only if it is the plan on record, because a plan change ends
+ * the old subscription and activates the new one in whichever order the webhooks arrive.
+ * Returns the recorded plan, or undefined when the payload changed nothing.
+ */
+export async function applySubscriptionPayload(shop: string, payload: SubscriptionWebhookPayload): Promise<Plan | undefined> {
+  const subscription = payload.app_subscription;
+  const key = planKeyNamed(subscription?.plan_handle) ?? planKeyNamed(subscription?.name);
+  const status = subscription?.status?.toUpperCase();
+  if (!key || !status) return undefined;
+  if (status === "ACTIVE") return storeShopPlan(shop, key);
+  if (ENDED_STATUSES.includes(status)) {
+    const record = await prisma.shop.findUnique({ where: { domain: shop } });
+    if (record?.plan === key) return storeShopPlan(shop, "free");
+  }
+  return undefined;
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { clock } from "~/lib/clock";
+import { ServiceError, isServiceError } from "~/lib/errors";
+import {
+  collectCustomerRecords,
+  completeCustomerRedaction,
+  customerGidFromId,
+  rememberCustomerRedaction,
+  type SavedItemExport,
+  type SavedListExport,
+} from "./customer-records.server";
+import { loadOfflineAdmin } from "./offline-admin.server";
+import { redactShopRecords, type ShopRedaction } from "./shop-records.server";
+
+/** The three mandatory compliance topics, as the library reports them (topicForStorage). */
+export const COMPLIANCE_TOPICS = ["CUSTOMERS_DATA_REQUEST", "CUSTOMERS_REDACT", "SHOP_REDACT"] as const;
+export type ComplianceTopic = (typeof COMPLIANCE_TOPICS)[number];
+
+const CustomerPayloadSchema = z.object({
+  customer: z.object({ id: z.union([z.number(), z.string()]) }),
+  data_request: z.object({ id: z.union([z.number(), z.string()]) }).nullish(),
+});
+
+export interface CustomerDataRecord {
+  shop: string;
+  customerId: string;
+  dataRequestId: string | null;
+  assembledAt: string;
+  /** False when the app has no access to the shop (uninstalled): nothing could be read. */
+  appInstalled: boolean;
+  lists: SavedListExport[];
+  items: SavedItemExport[];
+}
+
+export type ComplianceOutcome =
+  | { topic: "CUSTOMERS_DATA_REQUEST"; record: CustomerDataRecord }
+  | {
+      topic: "CUSTOMERS_REDACT";
+      customerId: string;
+      status: "completed" | "deferred";
+      deleted: { items: number; lists: number };
+    }
+  | { topic: "SHOP_REDACT"; result: ShopRedaction };
+
+export function isComplianceTopic(topic: string): topic is ComplianceTopic {
+  return (COMPLIANCE_TOPICS as readonly string[]).includes(topic);
+}
+
+/** One compliance webhook, by topic. Platform failures throw, so the platform redelivers. */
+export async function handleComplianceWebhook(
+  topic: ComplianceTopic,
+  shop: string,
+  payload: unknown,
+): Promise<ComplianceOutcome> {
+  switch (topic) {
+    case "CUSTOMERS_DATA_REQUEST":
+      return { topic, record: await assembleCustomerData(shop, parseCustomerPayload(payload)) };
+    case "CUSTOMERS_REDACT": {
+      const { customerGid } = parseCustomerPayload(payload);
+      return { topic, customerId: customerGid, ...(await redactCustomer(shop, customerGid)) };
+    }
+    case "SHOP_REDACT":
+      return { topic, result: await redactShopRecords(shop) };
+  }
+}
+
+function parseCustomerPayload(payload: unknown): { customerGid: string; dataRequestId: string | null } {
+  const parsed = CustomerPayloadSchema.safeParse(payload);
+  if (!parsed.success) throw new ServiceError("VALIDATION_ERROR", "The webhook payload has no customer.id");
+  const dataRequestId = parsed.data.data_request?.id;
+  return {
+    customerGid: customerGidFromId(parsed.data.customer.id),
+    dataRequestId: dataRequestId === undefined ? null : String(dataRequestId),
+  };
+}
+
+/**
+ * customers/data_request: every save_list and save_item of the customer (removed saves too), as one
+ * record. It is written to the app log as a single JSON line tagged for the operator, who sends it
+ * to the merchant; the merchant can also see these entries under Content > Metaobjects.
+ */
+async function assembleCustomerData(
+  shop: string,
+  { customerGid, dataRequestId }: { customerGid: string; dataRequestId: string | null },
+): Promise<CustomerDataRecord> {
+  const admin = await loadOfflineAdmin(shop);
+  const records = admin ? await collectCustomerRecords(admin, customerGid) : { lists: [], items: [] };
+  const record: CustomerDataRecord = {
+    shop,
+    customerId: customerGid,
+    dataRequestId,
+    assembledAt: clock.now().toISOString(),
+    appInstalled: Boolean(admin),
+    ...records,
+  };
+  console.info(`[compliance] customers/data_request ${JSON.stringify(record)}`);
+  return record;
+}
+
+/**
+ * customers/redact: the request is recorded first, then carried out. Without access to the shop
+ * (uninstalled, token revoked) it stays recorded and is completed on reinstall.
+ */
+async function redactCustomer(
+  shop: string,
+  customerGid: string,
+): Promise<{ status: "completed" | "deferred"; deleted: { items: number; lists: number } }> {
+  await rememberCustomerRedaction(shop, customerGid);
+  const admin = await loadOfflineAdmin(shop);
+  if (admin) {
+    try {
+      return { status: "completed", deleted: await completeCustomerRedaction(shop, customerGid, admin) };
+    } catch (error) {
+      if (!(isServiceError(error) && error.code === "SHOP_NOT_INSTALLED")) throw error;
+    }
+  }
+  console.info(`[compliance] customers/redact for ${customerGid} on ${shop} deferred until the app can reach the shop again`);
+  return { status: "deferred", deleted: { items: 0, lists: 0 } };
+}

@@ -1,0 +1,237 @@
+import prisma from "~/db.server";
+import { ServiceError } from "~/lib/errors";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import { SAVE_ITEM_TYPE, SAVE_LIST_TYPE } from "~/services/saved-items/metaobject-store.server";
+
+// Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
+// shopify.app.toml), which is how every record of one customer is found without a scan.
+const customerQuery = (customerGid: string) => `fields.customer_id:"${customerGid}"`;
+
+/** Customer GIDs come from the platform's numeric ids; anything else must never reach a search query. */
+export function customerGidFromId(id: unknown): string {
+  const text = String(id ?? "");
+  if (!/^\d+$/.test(text)) throw new ServiceError("VALIDATION_ERROR", `Not a customer id: ${text || "(missing)"}`);
+  return `gid://shopify/Customer/${text}`;
+}
+
+interface FieldValue {
+  value: string | null;
+}
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+const CUSTOMER_ITEMS = `#graphql
+  query ComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after) {
+      nodes {
+        id
+        updatedAt
+        context: field(key: "context") { value }
+        entityType: field(key: "entity_type") { value }
+        entityGid: field(key: "entity_gid") { value }
+        status: field(key: "status") { value }
+        source: field(key: "source") { value }
+        savedAt: field(key: "saved_at") { value }
+        snapshot: field(key: "snapshot") { value }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }`;
+
+const CUSTOMER_LISTS = `#graphql
+  query ComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after) {
+      nodes {
+        id
+        updatedAt
+        context: field(key: "context") { value }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }`;
+
+// One document per type (same shape), so logs and the platform's request records tell the phases apart.
+const idsQuery = (operationName: string) => `#graphql
+  query ${operationName}($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after) {
+      nodes { id }
+      pageInfo { hasNextPage endCursor }
+    }
+  }`;
+const CUSTOMER_ITEM_IDS = idsQuery("ComplianceCustomerItemIds");
+const CUSTOMER_LIST_IDS = idsQuery("ComplianceCustomerListIds");
+
+const DELETE_RECORDS = `#graphql
+  mutation ComplianceDeleteRecords($ids: [ID!]!) {
+    metaobjectBulkDelete(where: { ids: $ids }) {
+      job { id }
+      userErrors { field message code }
+    }
+  }`;
+
+// Page sizes keep each request well under the platform's single-query cost limit of 1,000.
+const EXPORT_PAGE_SIZE = 50;
+const DELETE_PAGE_SIZE = 100;
+
+/** Every page of a metaobjects connection, in id order. */
+async function* pages<Node>(
+  admin: AdminGraphqlClient,
+  query: string,
+  variables: { type: string; query: string; first: number },
+): AsyncGenerator<Node[]> {
+  let after: string | null = null;
+  for (;;) {
+    const data: { metaobjects: { nodes: Node[]; pageInfo: PageInfo } } = await runAdminGraphql(admin, query, {
+      ...variables,
+      after,
+    });
+    yield data.metaobjects.nodes;
+    if (!data.metaobjects.pageInfo.hasNextPage || !data.metaobjects.pageInfo.endCursor) return;
+    after = data.metaobjects.pageInfo.endCursor;
+  }
+}
+
+export interface SavedItemExport {
+  id: string;
+  context: string | null;
+  entityType: string | null;
+  entityGid: string | null;
+  status: string | null;
+  source: string | null;
+  savedAt: string | null;
+  updatedAt: string;
+  snapshot: unknown;
+}
+
+export interface SavedListExport {
+  id: string;
+  context: string | null;
+  updatedAt: string;
+}
+
+/** customers/data_request: everything the app stores about one customer, active and removed saves alike. */
+export async function collectCustomerRecords(
+  admin: AdminGraphqlClient,
+  customerGid: string,
+): Promise<{ lists: SavedListExport[]; items: SavedItemExport[] }> {
+  const query = customerQuery(customerGid);
+  const lists: SavedListExport[] = [];
+  for await (const nodes of pages<{ id: string; updatedAt: string; context: FieldValue | null }>(admin, CUSTOMER_LISTS, {
+    type: SAVE_LIST_TYPE,
+    query,
+    first: EXPORT_PAGE_SIZE,
+  })) {
+    lists.push(...nodes.map((node) => ({ id: node.id, context: node.context?.value ?? null, updatedAt: node.updatedAt })));
+  }
+  const items: SavedItemExport[] = [];
+  type ItemNode = { id: string; updatedAt: string } & Record<
+    "context" | "entityType" | "entityGid" | "status" | "source" | "savedAt" | "snapshot",
+    FieldValue | null
+  >;
+  for await (const nodes of pages<ItemNode>(admin, CUSTOMER_ITEMS, { type: SAVE_ITEM_TYPE, query, first: EXPORT_PAGE_SIZE })) {
+    items.push(
+      ...nodes.map((node) => ({
+        id: node.id,
+        context: node.context?.value ?? null,
+        entityType: node.entityType?.value ?? null,
+        entityGid: node.entityGid?.value ?? null,
+        status: node.status?.value ?? null,
+        source: node.source?.value ?? null,
+        savedAt: node.savedAt?.value ?? null,
+        updatedAt: node.updatedAt,
+        snapshot: parseSnapshot(node.snapshot?.value ?? null),
+      })),
+    );
+  }
+  return { lists, items };
+}
+
+function parseSnapshot(value: string | null): unknown {
+  if (value === null) return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * customers/redact: deletes every save_item, then every save_list, of one customer, page by page
+ * and by id. Nothing else is touched: the query selects on the customer's GID only. Running it
+ * again is harmless and finishes whatever an interrupted run left behind.
+ */
+export async function deleteCustomerRecords(
+  admin: AdminGraphqlClient,
+  customerGid: string,
+): Promise<{ items: number; lists: number }> {
+  const deleted = { items: 0, lists: 0 };
+  // Items first: a run interrupted between the phases leaves lists, which hold no saved entity.
+  for (const [type, document, counter] of [
+    [SAVE_ITEM_TYPE, CUSTOMER_ITEM_IDS, "items"],
+    [SAVE_LIST_TYPE, CUSTOMER_LIST_IDS, "lists"],
+  ] as const) {
+    for await (const nodes of pages<{ id: string }>(admin, document, {
+      type,
+      query: customerQuery(customerGid),
+      first: DELETE_PAGE_SIZE,
+    })) {
+      if (nodes.length === 0) continue;
+      const ids = nodes.map((node) => node.id);
+      const data = await runAdminGraphql<{
+        metaobjectBulkDelete: { userErrors: { message: string; code?: string | null }[] } | null;
+      }>(admin, DELETE_RECORDS, { ids });
+      const errors = data.metaobjectBulkDelete?.userErrors ?? [];
+      if (!data.metaobjectBulkDelete || errors.length > 0) {
+        throw new ServiceError(
+          "PLATFORM_UPSTREAM_ERROR",
+          `Deleting ${ids.length} ${type} records failed: ${errors.map((e) => e.message).join("; ") || "no payload"}`,
+        );
+      }
+      deleted[counter] += ids.length;
+    }
+  }
+  return deleted;
+}
+
+/** Records a customers/redact before running it, so a failure or a missing session cannot lose it. */
+export async function rememberCustomerRedaction(shop: string, customerGid: string): Promise<void> {
+  await prisma.pendingCustomerRedaction.upsert({
+    where: { shopDomain_customerGid: { shopDomain: shop, customerGid } },
+    create: { shopDomain: shop, customerGid },
+    update: {},
+  });
+}
+
+/** Runs one customer's redaction to completion, then forgets it. */
+export async function completeCustomerRedaction(
+  shop: string,
+  customerGid: string,
+  admin: AdminGraphqlClient,
+): Promise<{ items: number; lists: number }> {
+  const deleted = await deleteCustomerRecords(admin, customerGid);
+  await prisma.pendingCustomerRedaction.deleteMany({ where: { shopDomain: shop, customerGid } });
+  return deleted;
+}
+
+/**
+ * Finishes every redaction the shop still owes (called on reinstall and admin load): the saved
+ * items outlive an uninstall on the platform, so a redaction that arrived while the app had no
+ * access is carried out as soon as it has access again.
+ */
+export async function completePendingRedactions(shop: string, admin: AdminGraphqlClient): Promise<number> {
+  const pending = await prisma.pendingCustomerRedaction.findMany({ where: { shopDomain: shop } });
+  for (const { customerGid } of pending) await completeCustomerRedaction(shop, customerGid, admin);
+  return pending.length;
+}
+
+/** completePendingRedactions for page loads: a failure is logged and retried on the next load. */
+export async function settlePendingRedactions(shop: string, admin: AdminGraphqlClient): Promise<void> {
+  try {
+    const completed = await completePendingRedactions(shop, admin);
+    if (completed > 0) console.info(`[compliance] completed ${completed} pending customer redaction(s) for ${shop}`);
+  } catch (error) {
+    console.error(`[compliance] pending customer redactions for ${shop} failed; retried on the next admin load`, error);
+  }
+}

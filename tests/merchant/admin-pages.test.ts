@@ -1,0 +1,144 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "smol-toml";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import db from "~/db.server";
+import { clock } from "~/lib/clock";
+import { loader as appLoader } from "~/routes/app";
+import { loader as homeLoader } from "~/routes/app._index";
+import { loader as plansLoader } from "~/routes/app.plans";
+import { loader as setupLoader } from "~/routes/app.setup";
+import { APP_HANDLE } from "~/services/billing/pricing-page";
+import { PLAN_KEYS, PLANS } from "~/services/plans";
+import { TEST_ENV } from "../setup/test-env";
+import { adminRequest, loadAdmin } from "../support/admin";
+import { givenShop } from "../support/app";
+import { emulator } from "../support/platform";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("admin pages, loaded with a valid admin session", () => {
+  test("a request without a session token never reaches the loader's data", async () => {
+    const shop = await givenShop();
+    const response = await homeLoader({ request: new Request(`${TEST_ENV.SHOPIFY_APP_URL}/app?shop=${shop}`), params: {}, context: {} }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(response).toBeInstanceOf(Response);
+    expect((response as Response).status).toBe(302);
+  });
+
+  test("the app frame: API key for App Bridge and the refreshed plan", async () => {
+    const shop = await givenShop({ plan: "free" });
+    emulator.setPlan(shop, "starter");
+    expect(await loadAdmin(appLoader, "/app", shop)).toEqual({ apiKey: TEST_ENV.SHOPIFY_API_KEY, shop, plan: "starter" });
+  });
+
+  test("Home: the plan and what it includes, this month's usage against the budget, when it resets, the channels", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-15T10:00:00Z"));
+    await db.usageCounter.create({ data: { shopDomain: shop, period: "2026-11", count: 12_345 } });
+    await db.usageCounter.create({ data: { shopDomain: shop, period: "2026-10", count: 49_000 } });
+
+    const home = await loadAdmin(homeLoader, "/app", shop);
+
+    expect(home).toEqual({
+      shop,
+      plan: {
+        key: "pro",
+        name: "Pro",
+        monthlyRequests: 50_000,
+        maxBatchOperations: 50,
+        channels: ["online-store", "customer-account"],
+        features: ["50,000 requests a month", "Batch requests of up to 50 operations", "Channels: Online Store, Customer account"],
+      },
+      usage: { period: "2026-11", used: 12_345, budget: 50_000, percentUsed: 24.7, resetsAt: "2026-12-01T00:00:00.000Z" },
+      channels: [
+        { channel: "online-store", label: "Online Store", enabled: true, requiredPlan: "Free" },
+        { channel: "customer-account", label: "Customer account", enabled: true, requiredPlan: "Pro" },
+        { channel: "headless", label: "Headless", enabled: false, requiredPlan: "Scale" },
+      ],
+    });
+  });
+
+  test("Home shows the plan the shop pays for now, and a spent budget as 100%", async () => {
+    const shop = await givenShop({ plan: "scale" });
+    emulator.setPlan(shop, "free");
+    await db.usageCounter.create({ data: { shopDomain: shop, period: new Date().toISOString().slice(0, 7), count: 500 } });
+    const home = await loadAdmin(homeLoader, "/app", shop);
+    expect(home.plan.key).toBe("free");
+    expect(home.plan.features[1]).toBe("Batch requests: not included");
+    expect(home.usage).toMatchObject({ used: 500, budget: 500, percentUsed: 100 });
+    expect(home.channels.filter((channel) => channel.enabled).map((channel) => channel.channel)).toEqual(["online-store"]);
+  });
+
+  test("Plans: the four plans side by side from PLANS, each with an upgrade or downgrade to the platform's plan page", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    const plans = await loadAdmin(plansLoader, "/app/plans", shop);
+    expect(plans.currentPlan).toBe("pro");
+    expect(plans.pricingPlansUrl).toBe("https://admin.shopify.com/store/demo/charges/saved-items/pricing_plans");
+    expect(plans.plans.map((plan) => [plan.key, plan.change])).toEqual([
+      ["free", "downgrade"],
+      ["starter", "downgrade"],
+      ["pro", "current"],
+      ["scale", "upgrade"],
+    ]);
+    for (const plan of plans.plans) {
+      expect(plan).toMatchObject({
+        name: PLANS[plan.key].name,
+        monthlyRequests: PLANS[plan.key].monthlyRequests,
+        maxBatchOperations: PLANS[plan.key].maxBatchOperations,
+        channels: [...PLANS[plan.key].channels],
+      });
+    }
+    expect(plans.plans).toHaveLength(PLAN_KEYS.length);
+  });
+
+  test("the plan page is addressed by the app handle of shopify.app.toml", () => {
+    const toml = parse(readFileSync(path.resolve(import.meta.dirname, "../../shopify.app.toml"), "utf8")) as { handle: string };
+    expect(APP_HANDLE).toBe(toml.handle);
+  });
+
+  test("Setup on Free: the theme editor deep link; the direct channels name the plan they need", async () => {
+    const shop = await givenShop({ plan: "free" });
+    const setup = await loadAdmin(setupLoader, "/app/setup", shop);
+    const editor = new URL(setup.themeEditorUrl);
+    expect(`${editor.origin}${editor.pathname}`).toBe(`https://${shop}/admin/themes/current/editor`);
+    expect(Object.fromEntries(editor.searchParams)).toEqual({
+      template: "product",
+      addAppBlockId: `${TEST_ENV.SHOPIFY_API_KEY}/save-button`,
+      target: "mainSection",
+    });
+    expect(setup.customerAccount).toEqual({ enabled: false, requiredPlan: "Pro" });
+    expect(setup.headless).toEqual({ enabled: false, requiredPlan: "Scale" });
+  });
+
+  test("Setup on Pro: customer-account instructions; on Scale: headless too, with this deployment's URLs", async () => {
+    const pro = await givenShop({ plan: "pro" });
+    const proSetup = await loadAdmin(setupLoader, "/app/setup", pro);
+    expect(proSetup.customerAccount.enabled).toBe(true);
+    expect(proSetup.headless).toEqual({ enabled: false, requiredPlan: "Scale" });
+
+    const scale = await givenShop({ domain: "big.myshopify.com", plan: "scale" });
+    const setup = await loadAdmin(setupLoader, "/app/setup", scale);
+    if (!setup.headless.enabled || !setup.customerAccount.enabled) throw new Error("expected both guides");
+    const headless = setup.headless.examples.map((example) => example.code).join("\n");
+    expect(headless).toContain(`${TEST_ENV.SHOPIFY_APP_URL}/api/headless/auth/exchange`);
+    expect(headless).toContain(`"shop":"${scale}"`);
+    expect(headless).toContain(`${TEST_ENV.SHOPIFY_APP_URL}/api/headless/save`);
+    const customerAccount = setup.customerAccount.examples[0]!.code;
+    expect(customerAccount).toContain("shopify.sessionToken.get()");
+    expect(customerAccount).toContain(`${TEST_ENV.SHOPIFY_APP_URL}/api/customer-account/auth/exchange`);
+    expect(customerAccount).toContain("Authorization: data.authorization");
+  });
+
+  test("one page load refreshes the plan once, however many loaders run for it", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    emulator.clearRequests();
+    const [request, child] = await Promise.all([adminRequest("/app", shop), adminRequest("/app", shop)]);
+    await Promise.all([
+      appLoader({ request, params: {}, context: {} }),
+      homeLoader({ request: child, params: {}, context: {} }),
+    ]);
+    expect(emulator.requests.filter((entry) => entry.operationName === "BillingCurrentSubscriptions")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { adminRequest, signedWebhook, type AppTarget } from "../support/admin";
+import { signedProxyUrl } from "../support/proxy-signature";
+
+// The merchant-facing paths over real HTTP against the production build, signed the way the
+// platform signs them, with the sandbox's own secret.
+let sandbox: RunningSandbox;
+let target: AppTarget;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  target = { baseUrl: sandbox.url, apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY, apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET };
+}, 180_000);
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+const proxy = async (path: string, shop: string, customer: string, init: { query?: Record<string, string>; body?: unknown } = {}) => {
+  const url = signedProxyUrl(sandbox.url, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop, customerId: customer, query: init.query });
+  const response = await fetch(url, {
+    method: init.body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: response.status, body: await response.json() };
+};
+
+const deliver = (topic: string, shop: string, payload: unknown, secret = SANDBOX_DEFAULTS.SHOPIFY_API_SECRET) =>
+  fetch(signedWebhook(topic, { shop, payload, secret, baseUrl: sandbox.url }));
+
+const item = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid, source: "sandbox-test" });
+// The library answers bot user agents (Node's fetch is one) with 410 before authenticating.
+const BROWSER = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
+
+describe("the sandbox, over real HTTP", () => {
+  test("the admin home renders the seeded plan, read from the emulated subscription", async () => {
+    const response = await fetch(await adminRequest("/app", "demo.myshopify.com", target), { headers: BROWSER });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    // React separates text nodes with <!-- --> in server-rendered HTML.
+    expect(html).toMatch(/Scale(<!-- -->)? plan/);
+    expect(html).toContain("Requests this month");
+  });
+
+  test("app_subscriptions/update re-reads the seeded plan", async () => {
+    const response = await deliver("app_subscriptions/update", "free-demo.myshopify.com", {
+      app_subscription: { name: "Scale", status: "ACTIVE", plan_handle: "scale" },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ plan: "free", source: "platform" });
+  });
+
+  test("customers/redact removes that customer's saved items, as the proxy then shows", async () => {
+    const shop = "demo.myshopify.com";
+    expect((await proxy("/proxy/api/save", shop, "1001", { body: item("gid://shopify/Product/900") })).status).toBe(200);
+    expect((await proxy("/proxy/api/save", shop, "1002", { body: item("gid://shopify/Product/901") })).status).toBe(200);
+    expect((await deliver("customers/redact", shop, { customer: { id: 1001 } }, "wrong-secret")).status).toBe(401);
+
+    const response = await deliver("customers/redact", shop, { shop_domain: shop, customer: { id: 1001 } });
+    expect(response.status).toBe(200);
+
+    const alice = await proxy("/proxy/api/list", shop, "1001", { query: { context: "wishlist" } });
+    expect(alice.body.data.items).toEqual([]);
+    const bob = await proxy("/proxy/api/list", shop, "1002", { query: { context: "wishlist" } });
+    expect(bob.body.data.items.map((entry: { entityGid: string }) => entry.entityGid)).toContain("gid://shopify/Product/901");
+  });
+
+  test("app/uninstalled makes the proxy answer SHOP_NOT_INSTALLED", async () => {
+    const shop = "free-demo.myshopify.com";
+    expect((await proxy("/proxy/api/list", shop, "2001", { query: { context: "wishlist" } })).status).toBe(200);
+    expect((await deliver("app/uninstalled", shop, { domain: shop })).status).toBe(200);
+    const after = await proxy("/proxy/api/list", shop, "2001", { query: { context: "wishlist" } });
+    expect(after.status).toBe(403);
+    expect(after.body.error.code).toBe("SHOP_NOT_INSTALLED");
+  });
+});
