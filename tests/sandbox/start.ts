@@ -67,6 +67,9 @@ const app = express();
 app.disable("x-powered-by");
 app.use("/assets", express.static(path.join(repoRoot, "build/client/assets"), { immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(repoRoot, "build/client"), { maxAge: "1h" }));
+// The storefront a shopper sees (theme blocks, app proxy), before the app's own routes.
+const { createStorefrontRouter } = await import("./storefront/router");
+app.use(createStorefrontRouter({ build, seed, apiSecret: process.env.SHOPIFY_API_SECRET! }));
 app.all("*", createRequestHandler({ build }));
 
 const port = Number(process.env.PORT);
@@ -78,7 +81,10 @@ app.listen(port, () => {
     console.log(`  ${shop.domain}  plan=${shop.plan}  installed=${shop.installed}  customers=${customers}`);
   }
   console.log(`
-Proxy signatures go stale after 90 s; sign a fresh URL for a customer and call it:
+Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)
+  logged out by default; log in as a seed customer at ${url}/account/login (e.g. ?customer=1001), out at /account/logout
+`);
+  console.log(`Proxy signatures go stale after 90 s; sign a fresh URL for a customer and call it:
   curl "$(npm run -s sign -- '/proxy/api/list?context=wishlist' --customer 1001)"
   curl -X POST -H 'Content-Type: application/json' \\
     -d '{"context":"wishlist","entityType":"product","entityGid":"gid://shopify/Product/1","source":"curl"}' \\

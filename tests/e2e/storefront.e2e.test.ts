@@ -1,0 +1,309 @@
+// The theme app extension in a real browser: the sandbox (production build, emulated platform) serves
+// the storefront pages with the extension's blocks rendered by liquidjs and forwards
+// /apps/saved-items/* as the platform's signed app proxy; Debian's Chromium, driven by playwright-core,
+// is the shopper. Screenshots go to tests/.artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page, type Request } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { signedProxyUrl } from "../support/proxy-signature";
+import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
+import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
+const SKIP = process.env.SKIP_BROWSER_TESTS === "1";
+// The network is closed here: no background traffic, no sandbox (we run as root), no GPU.
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+if (SKIP) console.warn("SKIP_BROWSER_TESTS=1: skipping the storefront browser test (tests/e2e/storefront.e2e.test.ts)");
+
+type ListItem = { entityType: string; entityGid: string; snapshot?: { title?: string; handle?: string } };
+
+describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + app proxy)", () => {
+  let sandbox: RunningSandbox;
+  let context: BrowserContext;
+  let page: Page;
+  let userDataDir: string;
+  const started = Date.now();
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing. Install Debian's Chromium: \`apt-get update && apt-get install -y chromium\` ` +
+          "(or set SKIP_BROWSER_TESTS=1 to skip the browser test on purpose).",
+      );
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    sandbox = await startSandbox();
+    userDataDir = mkdtempSync(path.join(tmpdir(), "saved-items-chromium-"));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      baseURL: sandbox.url,
+      viewport: { width: 1100, height: 800 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(10_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await sandbox?.stop();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    console.log(`storefront e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including the sandbox build and start`);
+  }, 30_000);
+
+  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `storefront-${name}.png`), fullPage: true });
+  const saveButton = () => page.locator("[data-si=button] .si-btn");
+  const saveStatus = () => page.locator("[data-si=button] [role=status]");
+  const heart = (card: string) => page.locator(`li.product-card:has(a[href="/products/${card}"]) .si-heart`);
+
+  /** Opens a storefront page and waits until the script has read the saved state. */
+  async function open(url: string) {
+    await page.goto(url);
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+  }
+
+  /** The list as the storefront's app proxy answers it for the logged-in shopper. */
+  async function listed(): Promise<ListItem[]> {
+    const envelope = await page.evaluate(async () => (await fetch("/apps/saved-items/api/list?context=wishlist&limit=100")).json());
+    expect(envelope.ok).toBe(true);
+    return envelope.data.items;
+  }
+
+  function recordProxyCalls(): { calls: string[]; stop: () => void } {
+    const calls: string[] = [];
+    const listener = (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/apps/saved-items/")) calls.push(`${request.method()} ${url.pathname.replace("/apps/saved-items/api/", "")}`);
+    };
+    page.on("request", listener);
+    return { calls, stop: () => page.off("request", listener) };
+  }
+
+  test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown", async () => {
+    await open("/products/linen-shirt");
+    expect(await page.locator("[data-si=button]").getAttribute("data-customer")).toBe("");
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("false");
+    await saveButton().focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => saveStatus().textContent()).toContain("Saved on this device only.");
+    expect(await saveButton().textContent()).toContain("Saved");
+    // Keyboard focus is visible: the focus ring from the stylesheet.
+    expect(await saveButton().evaluate((el) => el.matches(":focus-visible") && getComputedStyle(el).outlineStyle)).toBe("solid");
+    const login = saveStatus().getByRole("link", { name: "Log in to keep it" });
+    expect(await login.getAttribute("href")).toBe("/account/login?return_url=%2Fproducts%2Flinen-shirt");
+    const guest = await page.evaluate(() => JSON.parse(localStorage.getItem("saved-items:guest") ?? "[]"));
+    expect(guest).toEqual([
+      expect.objectContaining({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/8101" }),
+    ]);
+    await shot("1-guest-save");
+  });
+
+  test("logging in as 1001 merges the guest save through /batch", async () => {
+    const proxy = recordProxyCalls();
+    await saveStatus().getByRole("link", { name: "Log in to keep it" }).click();
+    await page.getByRole("link", { name: "Customer 1001" }).click();
+    await page.waitForURL("**/products/linen-shirt");
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    proxy.stop();
+    expect(await page.locator("[data-si=button]").getAttribute("data-customer")).toBe("1001");
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("true");
+    expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
+    expect(proxy.calls).toEqual(["POST batch", "GET list"]);
+    expect(await listed()).toEqual([
+      expect.objectContaining({ entityGid: "gid://shopify/Product/8101", snapshot: expect.objectContaining({ title: "Linen Shirt" }) }),
+    ]);
+    await shot("2-merged-after-login");
+  });
+
+  test("save on a product page; the collection hearts, the saved-items block, remove, reload", async () => {
+    await open("/products/wool-beanie");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Saved to your list.");
+    await page.reload();
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    expect(await saveButton().getAttribute("aria-pressed")).toBe("true");
+
+    // One /list read for all the hearts on the page, not one request per card.
+    const proxy = recordProxyCalls();
+    await open("/collections/all");
+    proxy.stop();
+    expect(proxy.calls).toEqual(["GET list"]);
+    expect(await page.locator(".si-heart").count()).toBe(5);
+    expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("true");
+    expect(await heart("linen-shirt").getAttribute("aria-pressed")).toBe("true");
+    expect(await heart("canvas-tote").getAttribute("aria-pressed")).toBe("false");
+    // The mug's card has no data-product-id: its heart resolves the product from /products/<handle>.js.
+    expect(await heart("ceramic-mug").getAttribute("aria-pressed")).toBe("false");
+    await heart("ceramic-mug").click();
+    await expect.poll(() => heart("ceramic-mug").getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(async () => (await listed()).map((i) => i.entityGid)).toContain("gid://shopify/Product/8104");
+    expect(await heart("ceramic-mug").getAttribute("aria-label")).toBe("Save: Ceramic Mug");
+    await shot("3-collection-hearts");
+
+    await open("/pages/saved-items");
+    const block = page.locator("[data-si=list]");
+    expect(await block.getAttribute("data-state")).toBe("ready");
+    const titles = page.locator("[data-si=list] .si-item .si-title");
+    expect((await titles.allTextContents()).sort()).toEqual(["Ceramic Mug", "Linen Shirt", "Wool Beanie"]);
+    expect(await page.locator("[data-si=list] .si-item img").count()).toBe(3);
+    expect(await page.locator("[data-si=list] .si-price").allTextContents()).toContain("$19.00");
+    await shot("4-saved-items-block");
+
+    // Remove all three, the last by keyboard: focus moves to the next remove button.
+    await page.getByRole("button", { name: "Remove: Wool Beanie" }).click();
+    await expect.poll(() => titles.count()).toBe(2);
+    await page.getByRole("button", { name: "Remove: Linen Shirt" }).click();
+    await expect.poll(() => titles.count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Remove: Ceramic Mug");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => block.getAttribute("data-state")).toBe("empty");
+    expect(await page.locator("[data-si=list] .si-empty").isVisible()).toBe(true);
+    await expect.poll(() => page.locator("[data-si=list] [role=status]").textContent()).toBe("Removed from your list.");
+    await shot("5-saved-items-empty");
+
+    await page.reload();
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    expect(await block.getAttribute("data-state")).toBe("empty");
+    expect(await listed()).toEqual([]);
+    await open("/collections/all");
+    expect(await page.locator('.si-heart[aria-pressed="true"]').count()).toBe(0);
+  });
+
+  test("'Load more' follows the cursor", async () => {
+    for (const handle of ["canvas-tote", "wool-beanie", "leather-wallet"]) {
+      await open(`/products/${handle}`);
+      await saveButton().click();
+      await expect.poll(() => saveStatus().textContent()).toBe("Saved to your list.");
+    }
+    await open("/pages/saved-items?s.page_size=2");
+    const titles = page.locator("[data-si=list] .si-item .si-title");
+    expect(await titles.count()).toBe(2);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => titles.count()).toBe(3);
+    expect(await page.getByRole("button", { name: "Load more" }).isHidden()).toBe(true);
+    for (const name of await titles.allTextContents()) await page.getByRole("button", { name: `Remove: ${name}` }).click();
+    await expect.poll(() => page.locator("[data-si=list]").getAttribute("data-state")).toBe("empty");
+  });
+
+  test("the variant setting saves the selected variant and follows the theme's variant change", async () => {
+    await open("/products/linen-shirt?s.save_target=variant");
+    await page.locator("select[name=id]").selectOption("91013");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Saved to your list.");
+    const [item] = await listed();
+    expect(item).toMatchObject({
+      entityType: "variant",
+      entityGid: "gid://shopify/ProductVariant/91013",
+      snapshot: { title: "Linen Shirt – L", handle: "linen-shirt" },
+    });
+    await page.locator("select[name=id]").selectOption("91011");
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("false");
+    await page.locator("select[name=id]").selectOption("91013");
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("true");
+    await saveButton().click();
+    await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("false");
+    expect(await listed()).toEqual([]);
+  });
+
+  test("retryable errors are retried with backoff; a non-retryable one rolls the optimistic toggle back", async () => {
+    await open("/products/canvas-tote");
+    let attempts = 0;
+    await page.route("**/apps/saved-items/api/save", async (route) => {
+      attempts += 1;
+      if (attempts <= 2) {
+        return route.fulfill({
+          status: 429,
+          contentType: "application/json",
+          body: JSON.stringify({ ok: false, error: { code: "RATE_LIMITED", message: "Slow down", retryable: true } }),
+        });
+      }
+      return route.continue();
+    });
+    await saveButton().click();
+    expect(await saveButton().getAttribute("aria-pressed")).toBe("true"); // optimistic, before any answer
+    await expect.poll(() => saveStatus().textContent(), { timeout: 10_000 }).toBe("Saved to your list.");
+    expect(attempts).toBe(3);
+    await page.unroute("**/apps/saved-items/api/save");
+
+    attempts = 0;
+    await page.route("**/apps/saved-items/api/remove", async (route) => {
+      attempts += 1;
+      return route.fulfill({
+        status: 402,
+        contentType: "application/json",
+        body: JSON.stringify({ ok: false, error: { code: "PLAN_LIMIT_REACHED", message: "Monthly budget used", retryable: false } }),
+      });
+    });
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Something went wrong. Please try again.");
+    expect(await saveButton().getAttribute("aria-pressed")).toBe("true"); // rolled back
+    expect(attempts).toBe(1);
+    await page.unroute("**/apps/saved-items/api/remove");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Removed from your list.");
+    expect(await listed()).toEqual([]);
+  });
+
+  test("on the Free plan (no batch) guest saves merge one /save at a time; DUPLICATE_SAVE counts as merged", async () => {
+    await page.goto("/account/logout");
+    await page.goto("/account/login?shop=free-demo.myshopify.com&return_url=/products/canvas-tote");
+    await page.getByRole("link", { name: "Continue as a guest" }).click();
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toContain("Saved on this device only.");
+    await open("/products/leather-wallet");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toContain("Saved on this device only.");
+    // The guest saves show in the saved-items block too, with the login prompt.
+    await open("/pages/saved-items");
+    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual(["Canvas Tote", "Leather Wallet"]);
+    expect(await page.locator("[data-si=list] [role=status] a").textContent()).toBe("Log in to keep it");
+    await shot("6-guest-saved-items");
+
+    // The wallet is already in 2001's list (saved elsewhere): merging it answers DUPLICATE_SAVE.
+    const presave = await fetch(
+      signedProxyUrl(sandbox.url, "/proxy/api/save", SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop: "free-demo.myshopify.com", customerId: "2001" }),
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/8105", source: "elsewhere" }),
+      },
+    );
+    expect(presave.status).toBe(200);
+
+    const proxy = recordProxyCalls();
+    await page.goto("/account/login?customer=2001&return_url=/pages/saved-items");
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    proxy.stop();
+    expect(proxy.calls).toEqual(["POST batch", "POST save", "POST save", "GET list"]);
+    expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
+    // The wallet's save from elsewhere had no snapshot: the block falls back to its "Saved item" label.
+    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual(["Canvas Tote", "Saved item"]);
+    expect((await listed()).map((i) => i.entityGid).sort()).toEqual(["gid://shopify/Product/8102", "gid://shopify/Product/8105"]);
+    await shot("7-free-plan-merged");
+  });
+
+  test("the French storefront uses the fr locale strings and the /fr/ proxy root", async () => {
+    await open("/fr/products/wool-beanie");
+    expect(await saveButton().textContent()).toContain("Enregistrer");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Ajouté à votre liste.");
+    await saveButton().click();
+    await expect.poll(() => saveStatus().textContent()).toBe("Retiré de votre liste.");
+  });
+});

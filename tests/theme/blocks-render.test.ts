@@ -1,0 +1,85 @@
+// The blocks' Liquid rendered by the sandbox's liquidjs renderer (no browser): every string comes from
+// the locale files, the data attributes the script reads are there, merchant settings apply.
+import { describe, expect, test } from "vitest";
+import { findProduct } from "../sandbox/storefront/catalog";
+import { createThemeRenderer, defaultSettings, readBlock } from "../sandbox/storefront/liquid";
+
+const globalsFor = (customerId?: number, prefix = "") => ({
+  shop: { name: "Demo", permanent_domain: "demo.myshopify.com" },
+  customer: customerId ? { id: customerId } : undefined,
+  routes: { root_url: prefix || "/", account_login_url: `${prefix}/account/login` },
+  request: { path: "/products/linen-shirt", locale: { iso_code: "en" } },
+});
+
+const shirt = () => {
+  const p = findProduct("linen-shirt")!;
+  return {
+    ...p,
+    url: "/products/linen-shirt",
+    featured_image: { src: p.image },
+    selected_or_first_available_variant: p.variants[1],
+  };
+};
+
+const attribute = (html: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(html)?.[1];
+
+describe("theme blocks rendered with liquidjs", () => {
+  test.each(["en", "fr"])("no translation is missing in %s, logged in or out", async (locale) => {
+    const theme = createThemeRenderer({ locale });
+    for (const customer of [undefined, 1001]) {
+      for (const name of ["save-button", "saved-items", "saved-items-embed"]) {
+        const { html } = await theme.renderBlock(name, { ...globalsFor(customer), product: shirt() });
+        expect(html).not.toContain("translation missing");
+        expect(attribute(html, "data-customer")).toBe(customer ? "1001" : "");
+        expect(attribute(html, "data-login-url")).toBe("/account/login");
+        expect(attribute(html, "data-proxy")).toBe("apps/saved-items");
+        expect(attribute(html, "data-context")).toBe("wishlist");
+      }
+    }
+  });
+
+  test("the save button carries the product, the selected variant and the variants' data", async () => {
+    const { html } = await createThemeRenderer({ locale: "en" }).renderBlock("save-button", { ...globalsFor(), product: shirt() });
+    expect(attribute(html, "data-product-id")).toBe("8101");
+    expect(attribute(html, "data-variant-id")).toBe("91012");
+    expect(attribute(html, "data-entity")).toBe("product");
+    expect(html).toMatch(/<button type="button" class="si-btn" aria-pressed="false">/);
+    expect(html).toContain('role="status" aria-live="polite"');
+    const variants = JSON.parse(/<script type="application\/json" data-si-variants>([\s\S]*?)<\/script>/.exec(html)![1]!);
+    expect(variants).toEqual([
+      { id: 91011, title: "S", price: "$49.00" },
+      { id: 91012, title: "M", price: "$49.00" },
+      { id: 91013, title: "L", price: "$54.00" },
+    ]);
+  });
+
+  test("merchant settings: labels, list name, icon, colours, proxy path", async () => {
+    const { html } = await createThemeRenderer({ locale: "fr" }).renderBlock(
+      "save-button",
+      { ...globalsFor(), product: shirt() },
+      { label_save: "Wish", label_saved: "Wished", context: "gifts", icon: "star", active_color: "#00aa00", proxy_path: "tools/saved" },
+    );
+    expect(attribute(html, "data-t-save")).toBe("Wish");
+    expect(attribute(html, "data-t-saved")).toBe("Wished");
+    expect(attribute(html, "data-t-added")).toBe("Ajouté à votre liste.");
+    expect(attribute(html, "data-context")).toBe("gifts");
+    expect(attribute(html, "data-proxy")).toBe("tools/saved");
+    expect(html).toContain("--si-active: #00aa00;");
+    expect(html).toContain('<path d="M12 2.8l2.8'); // the star
+    expect(html).toContain('<span class="si-label">Wish</span>');
+  });
+
+  test("schemas: targets, one shared script and stylesheet, a default for every setting the Liquid reads", () => {
+    const blocks = Object.fromEntries(["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]));
+    expect(blocks["save-button"]!.schema.target).toBe("section");
+    expect(blocks["saved-items"]!.schema.target).toBe("section");
+    expect(blocks["saved-items-embed"]!.schema.target).toBe("body");
+    for (const { schema, source } of Object.values(blocks)) {
+      expect(schema.javascript).toBe("saved-items.js");
+      expect(schema.stylesheet).toBe("saved-items.css");
+      const settings = defaultSettings(schema);
+      for (const [, id] of source.matchAll(/block\.settings\.(\w+)/g)) expect(settings).toHaveProperty(id!);
+    }
+    expect(defaultSettings(blocks["saved-items-embed"]!.schema).card_selector).toContain("[data-saved-items-card]");
+  });
+});
