@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Card, InlineStack, Layout, List, Page, ProgressBar, Text } from "@shopify/polaris";
+import { Badge, InlineStack, Layout, List, Page, ProgressBar, Text } from "@shopify/polaris";
+import { TitledCard } from "~/components/titled-card";
 import { requireAdminShop } from "~/services/billing/admin-shop.server";
 import { getHomeOverview } from "~/services/billing/plan-overview.server";
 
@@ -18,58 +19,36 @@ export default function Home() {
     <Page title="Saved Items" primaryAction={{ content: "Change plan", url: "/app/plans" }}>
       <Layout>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <InlineStack gap="200" blockAlign="center">
-                <Text as="h2" variant="headingMd">
-                  {plan.name} plan
-                </Text>
-                <Badge tone="info">Current</Badge>
-              </InlineStack>
-              <List>
-                {plan.features.map((feature) => (
-                  <List.Item key={feature}>{feature}</List.Item>
-                ))}
-              </List>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Requests this month
-              </Text>
-              <Text as="p">
-                {usage.used.toLocaleString("en-US")} of {usage.budget.toLocaleString("en-US")} ({usage.percentUsed}%)
-              </Text>
-              <ProgressBar progress={usage.percentUsed} tone={usage.percentUsed >= 100 ? "critical" : "primary"} />
-              <Text as="p" tone="subdued">
-                Every save, remove, toggle, batch, list and is-saved request counts once, on every channel. The budget
-                resets on {formatDate(usage.resetsAt)}.
-                {usage.percentUsed >= 100 ? " Until then, requests are refused with PLAN_LIMIT_REACHED." : ""}
-              </Text>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Channels
-              </Text>
-              {channels.map((channel) => (
-                <InlineStack key={channel.channel} gap="200" blockAlign="center">
-                  <Text as="span">{channel.label}</Text>
-                  {channel.enabled ? (
-                    <Badge tone="success">Enabled</Badge>
-                  ) : (
-                    <Badge>{`Needs ${channel.requiredPlan}`}</Badge>
-                  )}
-                </InlineStack>
+          <TitledCard title={`${plan.name} plan`} badge={<Badge tone="info">Current</Badge>}>
+            <List>
+              {plan.features.map((feature) => (
+                <List.Item key={feature}>{feature}</List.Item>
               ))}
-            </BlockStack>
-          </Card>
+            </List>
+          </TitledCard>
+        </Layout.Section>
+        <Layout.Section>
+          <TitledCard title="Requests this month">
+            <Text as="p">
+              {usage.used.toLocaleString("en-US")} of {usage.budget.toLocaleString("en-US")} ({usage.percentUsed}%)
+            </Text>
+            <ProgressBar progress={usage.percentUsed} tone={usage.percentUsed >= 100 ? "critical" : "primary"} />
+            <Text as="p" tone="subdued">
+              Every save, remove, toggle, batch, list and is-saved request counts once, on every channel. The budget
+              resets on {formatDate(usage.resetsAt)}.
+              {usage.percentUsed >= 100 ? " Until then, requests are refused with PLAN_LIMIT_REACHED." : ""}
+            </Text>
+          </TitledCard>
+        </Layout.Section>
+        <Layout.Section>
+          <TitledCard title="Channels">
+            {channels.map((channel) => (
+              <InlineStack key={channel.channel} gap="200" blockAlign="center">
+                <Text as="span">{channel.label}</Text>
+                {channel.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>{`Needs ${channel.requiredPlan}`}</Badge>}
+              </InlineStack>
+            ))}
+          </TitledCard>
         </Layout.Section>
       </Layout>
     </Page>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, Card, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Button, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import { TitledCard } from "~/components/titled-card";
 import { getEnv } from "~/config/env.server";
 import { requireAdminShop } from "~/services/billing/admin-shop.server";
 import { buildSetupGuide } from "~/services/billing/setup-guide.server";
@@ -38,21 +39,16 @@ type Guide = ReturnType<typeof useLoaderData<typeof loader>>["headless"];
 
 function ChannelSection({ title, intro, guide }: { title: string; intro: string; guide: Guide }) {
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {title}
-        </Text>
-        <Text as="p">{intro}</Text>
-        {guide.enabled ? (
-          guide.examples.map((example) => <CopyableExample key={example.title} {...example} />)
-        ) : (
-          <Banner tone="info" action={{ content: "See plans", url: "/app/plans" }}>
-            {`Included from the ${guide.requiredPlan} plan.`}
-          </Banner>
-        )}
-      </BlockStack>
-    </Card>
+    <TitledCard title={title}>
+      <Text as="p">{intro}</Text>
+      {guide.enabled ? (
+        guide.examples.map((example) => <CopyableExample key={example.title} {...example} />)
+      ) : (
+        <Banner tone="info" action={{ content: "See plans", url: "/app/plans" }}>
+          {`Included from the ${guide.requiredPlan} plan.`}
+        </Banner>
+      )}
+    </TitledCard>
   );
 }
 
@@ -62,23 +58,18 @@ export default function Setup() {
     <Page title="Setup" backAction={{ content: "Home", url: "/app" }}>
       <Layout>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                Online Store: add the Save button
-              </Text>
-              <Text as="p">
-                The theme editor opens on your product template with the Save button block added to the main section.
-                Position it, then save the theme. Logged-in customers can then save products; the block talks to the app
-                through {storefrontProxyUrl}.
-              </Text>
-              <Box>
-                <Button url={themeEditorUrl} target="_top" variant="primary">
-                  Add the Save button in the theme editor
-                </Button>
-              </Box>
-            </BlockStack>
-          </Card>
+          <TitledCard title="Online Store: add the Save button">
+            <Text as="p">
+              The theme editor opens on your product template with the Save button block added to the main section.
+              Position it, then save the theme. Logged-in customers can then save products; the block talks to the app
+              through {storefrontProxyUrl}.
+            </Text>
+            <Box>
+              <Button url={themeEditorUrl} target="_top" variant="primary">
+                Add the Save button in the theme editor
+              </Button>
+            </Box>
+          </TitledCard>
         </Layout.Section>
         <Layout.Section>
           <ChannelSection

@@ -1,3 +1,5 @@
+import { ServiceError } from "../lib/errors";
+
 /** The plan table of the spec (§8), in one place; every gate reads it. */
 export const CHANNELS = ["online-store", "customer-account", "headless"] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -32,6 +34,13 @@ export const PLANS: Record<PlanKey, Plan> = {
     channels: ["online-store", "customer-account", "headless"],
   },
 };
+
+/** The one channel gate (spec §8 rule 3), used at exchange and on every operation. */
+export function assertChannelEntitled(plan: Plan, channel: Channel): void {
+  if (!plan.channels.includes(channel)) {
+    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${channel} channel`);
+  }
+}
 
 export function isPlanKey(value: string): value is PlanKey {
   return (PLAN_KEYS as readonly string[]).includes(value);

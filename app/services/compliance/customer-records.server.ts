@@ -1,7 +1,12 @@
 import prisma from "~/db.server";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
-import { SAVE_ITEM_TYPE, SAVE_LIST_TYPE } from "~/services/saved-items/metaobject-store.server";
+import {
+  parseStoredJson,
+  SAVE_ITEM_FIELDS_FRAGMENT,
+  SAVE_ITEM_TYPE,
+  SAVE_LIST_TYPE,
+} from "~/services/saved-items/metaobject-store.server";
 
 // Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
@@ -26,19 +31,15 @@ const CUSTOMER_ITEMS = `#graphql
   query ComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {
     metaobjects(type: $type, query: $query, first: $first, after: $after) {
       nodes {
-        id
+        ...SaveItemFields
         updatedAt
         context: field(key: "context") { value }
-        entityType: field(key: "entity_type") { value }
-        entityGid: field(key: "entity_gid") { value }
-        status: field(key: "status") { value }
         source: field(key: "source") { value }
-        savedAt: field(key: "saved_at") { value }
-        snapshot: field(key: "snapshot") { value }
       }
       pageInfo { hasNextPage endCursor }
     }
-  }`;
+  }
+  ${SAVE_ITEM_FIELDS_FRAGMENT}`;
 
 const CUSTOMER_LISTS = `#graphql
   query ComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {
@@ -141,20 +142,12 @@ export async function collectCustomerRecords(
         source: node.source?.value ?? null,
         savedAt: node.savedAt?.value ?? null,
         updatedAt: node.updatedAt,
-        snapshot: parseSnapshot(node.snapshot?.value ?? null),
+        // A data request reports what is stored, even a snapshot that is not valid JSON.
+        snapshot: parseStoredJson(node.snapshot?.value ?? null) ?? node.snapshot?.value ?? null,
       })),
     );
   }
   return { lists, items };
-}
-
-function parseSnapshot(value: string | null): unknown {
-  if (value === null) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
 }
 
 /**

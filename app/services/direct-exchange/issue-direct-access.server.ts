@@ -4,7 +4,7 @@ import {
   mintDirectAccessToken,
   type DirectChannel,
 } from "~/lib/auth/direct-token.server";
-import { ServiceError } from "~/lib/errors";
+import { assertChannelEntitled } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/shops.server";
 import type { DirectAccessGrant } from "./schemas";
 
@@ -16,9 +16,7 @@ import type { DirectAccessGrant } from "./schemas";
 export async function requireEntitledShop(shop: string, channel: DirectChannel): Promise<void> {
   await requireOfflineAdmin(shop);
   const plan = await requireInstalledShopPlan(shop);
-  if (!plan.channels.includes(channel)) {
-    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${channel} channel`);
-  }
+  assertChannelEntitled(plan, channel);
 }
 
 /** Mints the service token for a resolved customer and shapes the exchange's success data. */

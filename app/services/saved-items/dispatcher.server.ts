@@ -1,12 +1,12 @@
 import { ServiceError } from "~/lib/errors";
-import type { Plan } from "~/services/plans";
+import { assertChannelEntitled, type Plan } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/shops.server";
 import { consumeMonthlyRequest } from "~/services/usage.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
 import { identityKey, itemHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
-import { listActiveItems, readItemStates, type StoredListItem } from "./metaobject-store.server";
+import { listActiveItems, parseStoredJson, readItemStates, type StoredListItem } from "./metaobject-store.server";
 import type {
   BatchOperation,
   BatchResult,
@@ -27,9 +27,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   input: OperationInput<Op>,
 ): Promise<OperationOutput[Op]> {
   const plan = await requireInstalledShopPlan(caller.shop);
-  if (!plan.channels.includes(caller.channel)) {
-    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${caller.channel} channel`);
-  }
+  assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
   await consumeMonthlyRequest(caller.shop, plan);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
@@ -114,7 +112,7 @@ function toBatchResult(outcome: ChangeOutcome): BatchResult["results"][number] {
 }
 
 function toListItem(item: StoredListItem): ListItem {
-  const snapshot = parseJson(item.snapshot);
+  const snapshot = parseStoredJson(item.snapshot);
   return {
     id: item.id,
     entityType: item.entityType,
@@ -123,13 +121,4 @@ function toListItem(item: StoredListItem): ListItem {
     ...(item.savedAt ? { savedAt: item.savedAt } : {}),
     ...(snapshot === undefined ? {} : { snapshot }),
   };
-}
-
-function parseJson(value: string | null): unknown {
-  if (value === null) return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
 }

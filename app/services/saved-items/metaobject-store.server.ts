@@ -146,20 +146,25 @@ export async function applyWrites(
   });
 }
 
+/** The save_item fields every reader of items selects; append it to the document that spreads it. */
+export const SAVE_ITEM_FIELDS_FRAGMENT = `#graphql
+  fragment SaveItemFields on Metaobject {
+    id
+    entityType: field(key: "entity_type") { value }
+    entityGid: field(key: "entity_gid") { value }
+    status: field(key: "status") { value }
+    savedAt: field(key: "saved_at") { value }
+    snapshot: field(key: "snapshot") { value }
+  }`;
+
 const LIST_ACTIVE_ITEMS = `#graphql
   query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {
     metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: "updated_at", reverse: true) {
-      nodes {
-        id
-        entityType: field(key: "entity_type") { value }
-        entityGid: field(key: "entity_gid") { value }
-        status: field(key: "status") { value }
-        savedAt: field(key: "saved_at") { value }
-        snapshot: field(key: "snapshot") { value }
-      }
+      nodes { ...SaveItemFields }
       pageInfo { hasNextPage endCursor }
     }
-  }`;
+  }
+  ${SAVE_ITEM_FIELDS_FRAGMENT}`;
 
 interface ListNode {
   id: string;
@@ -200,4 +205,14 @@ export async function listActiveItems(
     hasNextPage: data.metaobjects.pageInfo.hasNextPage,
     endCursor: data.metaobjects.pageInfo.endCursor,
   };
+}
+
+/** A json field's stored text, parsed; undefined when it is absent or not valid JSON. */
+export function parseStoredJson(value: string | null): unknown {
+  if (value === null) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
 }
