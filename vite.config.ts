@@ -27,6 +27,7 @@ export default defineConfig({
     include: ["tests/**/*.test.ts", "app/**/*.test.ts"],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
+    reporters: ["default", "./tests/setup/summary-reporter.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     env: {
