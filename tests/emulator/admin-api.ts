@@ -356,7 +356,7 @@ async function answer(
       ],
     });
   }
-  if (forceThrottle || !shop.bucket.tryTake(requested)) {
+  if (forceThrottle || (state.throttling && !shop.bucket.tryTake(requested))) {
     return jsonReply(200, { errors: [THROTTLED_ERROR], extensions: costExtension(shop, requested, null) });
   }
 

@@ -485,6 +485,15 @@ describe("cost and throttling", () => {
     expect(restored.body.data).toBeDefined();
     expect(restored.body.extensions?.cost.throttleStatus.currentlyAvailable).toBe(0);
   });
+
+  it("with throttling switched off (benchmarks) an empty bucket still serves", async () => {
+    await admin(HUNDRED_DELETES);
+    await admin(HUNDRED_DELETES);
+    emulator.setThrottling(false);
+    expect((await admin(HUNDRED_DELETES)).body.data).toBeDefined();
+    emulator.setThrottling(true);
+    expect((await admin(HUNDRED_DELETES)).body.errors?.[0]?.extensions?.code).toBe("THROTTLED");
+  });
 });
 
 describe("faults and latency", () => {

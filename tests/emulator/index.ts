@@ -38,6 +38,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     ),
     now: options.now ?? (() => new Date()),
     schemaViolations: [],
+    throttling: true,
     requests: [],
     faults: createFaultQueue(),
     latencyMs: () => latencyMs,
@@ -69,6 +70,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       state.faults.clear();
       lastId = 0;
       latencyMs = 0;
+      state.throttling = true;
     },
     metaobjects(domain, type) {
       const store = shopNamed(domain).metaobjects;
@@ -103,6 +105,9 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     setLatency(ms) {
       latencyMs = ms;
+    },
+    setThrottling(enabled) {
+      state.throttling = enabled;
     },
     injectFault(fault) {
       state.faults.add(fault);

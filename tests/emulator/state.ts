@@ -31,6 +31,8 @@ export interface EmulatorState extends RouteEnv {
   definitions: MetaobjectDefinitions;
   now: () => Date;
   schemaViolations: SchemaViolation[];
+  /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
+  throttling: boolean;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
   nextId(): number;
 }

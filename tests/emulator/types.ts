@@ -76,5 +76,7 @@ export interface PlatformEmulator {
   clearRequests(): void;
   readonly schemaViolations: SchemaViolation[];
   setLatency(ms: number): void;
+  /** Turns the cost bucket off (benchmarks) or back on; injected THROTTLED faults still apply. */
+  setThrottling(enabled: boolean): void;
   injectFault(fault: FaultSpec): void;
 }
