@@ -84,10 +84,15 @@ app.listen(port, () => {
 Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)
   logged out by default; log in as a seed customer at ${url}/account/login (e.g. ?customer=1001), out at /account/logout
 `);
+  // The signing command builds URLs for the default port unless told otherwise.
+  const sign = `${port === 3000 ? "" : `PORT=${port} `}npm run -s sign --`;
   console.log(`Proxy signatures go stale after 90 s; sign a fresh URL for a customer and call it:
-  curl "$(npm run -s sign -- '/proxy/api/list?context=wishlist' --customer 1001)"
+  curl "$(${sign} '/proxy/api/list?context=wishlist' --customer 1001)"
   curl -X POST -H 'Content-Type: application/json' \\
     -d '{"context":"wishlist","entityType":"product","entityGid":"gid://shopify/Product/1","source":"curl"}' \\
-    "$(npm run -s sign -- /proxy/api/save --customer 1001)"
+    "$(${sign} /proxy/api/save --customer 1001)"
+
+Headless: exchange a seeded customer token, then call /api/headless/* with data.authorization:
+  curl -X POST -H 'Content-Type: application/json' -d '{"shop":"demo.myshopify.com","customerAccountAccessToken":"sandbox-cat-1001"}' ${url}/api/headless/auth/exchange
 `);
 });
