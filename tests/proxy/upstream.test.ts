@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
+import { clock } from "~/lib/clock";
 
 // Upstream failures are logged with their cause; keep that out of the test output.
 beforeEach(() => {
@@ -55,6 +56,22 @@ describe("platform failures (§7 upstream rows)", () => {
       body: { ok: false, error: { code: "RATE_LIMITED", message: expect.any(String), retryable: true } },
     });
     expect(emulator.countRequests({ api: "admin" })).toBe(3);
+  });
+});
+
+describe("internal failures", () => {
+  test("an unexpected failure is INTERNAL_ERROR 500, retryable, logged with its cause and never leaked", async () => {
+    await givenShop();
+    vi.spyOn(clock, "now").mockImplementation(() => {
+      throw new Error("clock failure: secret detail");
+    });
+    const result = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    expect(result).toEqual({
+      status: 500,
+      body: { ok: false, error: { code: "INTERNAL_ERROR", message: "Unexpected failure", retryable: true } },
+    });
+    expect(JSON.stringify(result.body)).not.toContain("secret detail");
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining("INTERNAL_ERROR"), expect.any(Error));
   });
 });
 
