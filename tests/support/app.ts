@@ -19,7 +19,10 @@ const routeModules = import.meta.glob<RouteModule>("../../app/routes/*.{ts,tsx}"
  */
 export async function sendToApp(request: Request): Promise<Response> {
   const file = new URL(request.url).pathname.replace(/^\//, "").replaceAll("/", ".");
-  const entry = Object.entries(routeModules).find(([name]) => name.match(/([^/]+)\.tsx?$/)?.[1] === file);
+  // Flat-route file names escape a literal dot as "[.]" (api.openapi[.]json → /api/openapi.json).
+  const entry = Object.entries(routeModules).find(
+    ([name]) => name.match(/([^/]+)\.tsx?$/)?.[1]?.replaceAll("[.]", ".") === file,
+  );
   if (!entry) throw new Error(`no route module for ${request.url}`);
   const module = await entry[1]();
   const handler = ["GET", "HEAD", "OPTIONS"].includes(request.method) ? module.loader : module.action;

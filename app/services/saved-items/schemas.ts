@@ -75,37 +75,62 @@ export const BatchRequestSchema = z.object({
 export type BatchRequest = z.infer<typeof BatchRequestSchema>;
 
 export type ItemIdentity = Pick<SaveRequest, "context" | "entityType" | "entityGid">;
-export type ItemState = "active" | "removed";
 
-export interface SaveOperationResult {
-  id: string;
-  state: ItemState;
-}
+// Response shapes. Never parsed at runtime: the TS types are derived from them so the handlers'
+// return types and the OpenAPI document (app/services/openapi) come from one source.
 
-export interface ListItem {
-  id: string;
-  entityType: EntityType;
-  entityGid: string;
-  status: string;
-  savedAt?: string;
-  snapshot?: unknown;
-}
+export const ItemStateSchema = z.enum(["active", "removed"]);
+export type ItemState = z.infer<typeof ItemStateSchema>;
 
-export interface ListResult {
-  items: ListItem[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-}
+export const SaveOperationResultSchema = z.object({
+  id: z.string().meta({ description: "GID of the save_item metaobject" }),
+  state: ItemStateSchema.meta({ description: "The item's state after the operation" }),
+});
+export type SaveOperationResult = z.infer<typeof SaveOperationResultSchema>;
 
-export type BatchOperationResult =
-  | { ok: true; result: SaveOperationResult }
-  | { ok: false; code: string; message?: string; retryable: boolean };
+export const ListItemSchema = z.object({
+  id: z.string().meta({ description: "GID of the save_item metaobject" }),
+  entityType: EntityTypeSchema,
+  entityGid: z.string(),
+  status: z.string().meta({ description: "Always active: list returns active items only" }),
+  savedAt: z.string().meta({ format: "date-time", description: "When the item was (last) saved" }).optional(),
+  snapshot: z
+    .unknown()
+    .meta({ description: "The snapshot stored with the save, parsed; absent when none was stored" })
+    .optional(),
+});
+export type ListItem = z.infer<typeof ListItemSchema>;
 
-export interface BatchResult {
-  total: number;
-  succeeded: number;
-  failed: number;
-  results: BatchOperationResult[];
-}
+export const ListResultSchema = z.object({
+  items: z.array(ListItemSchema),
+  pageInfo: z.object({
+    hasNextPage: z.boolean(),
+    endCursor: z.string().nullable().meta({ description: "Pass as cursor to get the next page; null on an empty page" }),
+  }),
+});
+export type ListResult = z.infer<typeof ListResultSchema>;
+
+export const IsSavedResultSchema = z.object({ saved: z.boolean() });
+export type IsSavedResult = z.infer<typeof IsSavedResultSchema>;
+
+export const BatchOperationResultSchema = z.discriminatedUnion("ok", [
+  z.object({ ok: z.literal(true), result: SaveOperationResultSchema }),
+  z.object({
+    ok: z.literal(false),
+    code: z.string().meta({ description: "An error code, e.g. DUPLICATE_SAVE or ITEM_NOT_FOUND" }),
+    message: z.string().optional(),
+    retryable: z.boolean(),
+  }),
+]);
+export type BatchOperationResult = z.infer<typeof BatchOperationResultSchema>;
+
+export const BatchResultSchema = z.object({
+  total: z.number().int().min(0).meta({ description: "The number of operations sent" }),
+  succeeded: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  results: z.array(BatchOperationResultSchema).meta({ description: "One entry per operation, in request order" }),
+});
+export type BatchResult = z.infer<typeof BatchResultSchema>;
 
 /** Each operation, its HTTP method and the schema its input is parsed with at the edge. */
 export const OPERATIONS = {
@@ -120,11 +145,14 @@ export const OPERATIONS = {
 export type OperationName = keyof typeof OPERATIONS;
 export type OperationInput<Op extends OperationName> = z.infer<(typeof OPERATIONS)[Op]["schema"]>;
 
-export interface OperationOutput {
-  save: SaveOperationResult;
-  remove: SaveOperationResult;
-  toggle: SaveOperationResult;
-  batch: BatchResult;
-  list: ListResult;
-  "is-saved": { saved: boolean };
-}
+/** The `data` of each operation's success envelope. */
+export const OPERATION_OUTPUT_SCHEMAS = {
+  save: SaveOperationResultSchema,
+  remove: SaveOperationResultSchema,
+  toggle: SaveOperationResultSchema,
+  batch: BatchResultSchema,
+  list: ListResultSchema,
+  "is-saved": IsSavedResultSchema,
+} as const satisfies Record<OperationName, z.ZodType>;
+
+export type OperationOutput = { [Op in OperationName]: z.infer<(typeof OPERATION_OUTPUT_SCHEMAS)[Op]> };

@@ -1,0 +1,90 @@
+import { isSavedItemsError, TOKEN_EXPIRED } from "./errors";
+import { requestEnvelope, type FetchLike } from "./http";
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "./retry";
+import { createServiceTokenSource, type ServiceTokenSource } from "./service-token";
+import type { ItemIdentity, ListQuery, ListResult, SaveOperationResult } from "./wire";
+
+export interface SavedItemsClientOptions {
+  /** The app's origin (and path prefix, if any), without a trailing slash. */
+  appUrl: string;
+  getSessionToken: () => Promise<string>;
+  fetch?: FetchLike;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  retry?: RetryPolicy;
+}
+
+export interface SavedItemsClient {
+  list(query: ListQuery): Promise<ListResult>;
+  remove(identity: ItemIdentity): Promise<SaveOperationResult>;
+}
+
+/**
+ * The customer-account namespace of the service, as the extension calls it: service token from
+ * the exchange (cached, shared), one re-exchange and repeat when a call answers TOKEN_EXPIRED,
+ * and the retry rules of retry.ts around the whole (exchange included).
+ */
+export function createSavedItemsClient(options: SavedItemsClientOptions): SavedItemsClient {
+  const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? (() => Date.now());
+  const runtime = {
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    random: options.random ?? Math.random,
+  };
+  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
+  const tokens: ServiceTokenSource = createServiceTokenSource({
+    appUrl: options.appUrl,
+    getSessionToken: options.getSessionToken,
+    fetch,
+    now,
+  });
+
+  function send(operation: string, authorization: string, input: { query?: Record<string, string>; body?: unknown }) {
+    const url = new URL(`${options.appUrl}/api/customer-account/${operation}`);
+    for (const [key, value] of Object.entries(input.query ?? {})) url.searchParams.set(key, value);
+    const headers: Record<string, string> = { Authorization: authorization };
+    if (input.body !== undefined) headers["Content-Type"] = "application/json";
+    return requestEnvelope(fetch, url.toString(), {
+      method: input.body === undefined ? "GET" : "POST",
+      headers,
+      ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
+    });
+  }
+
+  async function call<T>(operation: string, input: { query?: Record<string, string>; body?: unknown }): Promise<T> {
+    let reExchanged = false;
+    return withRetry(
+      async () => {
+        const authorization = await tokens.authorization();
+        try {
+          return (await send(operation, authorization, input)) as T;
+        } catch (error) {
+          if (reExchanged || !isSavedItemsError(error) || error.code !== TOKEN_EXPIRED) throw error;
+          // The token died before we expected (clock skew, a suspended tab): exchange once more, repeat once.
+          reExchanged = true;
+          tokens.invalidate(authorization);
+          return (await send(operation, await tokens.authorization(), input)) as T;
+        }
+      },
+      policy,
+      runtime,
+    );
+  }
+
+  return {
+    list({ context, limit, cursor }) {
+      const query: Record<string, string> = { context };
+      if (limit !== undefined) query.limit = String(limit);
+      if (cursor) query.cursor = cursor;
+      return call<ListResult>("list", { query });
+    },
+    remove(identity) {
+      return call<SaveOperationResult>("remove", { body: pickIdentity(identity) });
+    },
+  };
+}
+
+function pickIdentity({ context, entityType, entityGid }: ItemIdentity): ItemIdentity {
+  return { context, entityType, entityGid };
+}

@@ -1,0 +1,51 @@
+/**
+ * The service's wire format as this extension reads it (the app's zod schemas are the source; a
+ * type test in tests/extensions keeps these assignable from them). Kept here so the extension
+ * bundle depends on nothing from the server.
+ */
+
+export type ItemState = "active" | "removed";
+
+export interface ItemIdentity {
+  context: string;
+  entityType: string;
+  entityGid: string;
+}
+
+export interface SaveOperationResult {
+  id: string;
+  state: ItemState;
+}
+
+export interface ListItem {
+  id: string;
+  entityType: string;
+  entityGid: string;
+  status: string;
+  savedAt?: string;
+  snapshot?: unknown;
+}
+
+export interface ListResult {
+  items: ListItem[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export interface ListQuery {
+  context: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
+/** `data` of a successful exchange at /api/customer-account/auth/exchange. */
+export interface DirectAccessGrant {
+  authorization: string;
+  expiresInSeconds: number;
+  expiresAt: string;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
