@@ -1,9 +1,8 @@
 import { ApiVersion } from "@shopify/shopify-api";
 import { z } from "zod";
 import { CUSTOMER_GID_PATTERN } from "~/lib/auth/direct-token.server";
-import { ServiceError } from "~/lib/errors";
-import { fetchPlatformJson, IdentityLookupError, logUnexpectedLookupFailure } from "./platform-fetch.server";
-import { issueDirectAccess, requireEntitledShop } from "./issue-direct-access.server";
+import { fetchPlatformJson, IdentityLookupError } from "./platform-fetch.server";
+import { exchangeResolvedCustomer } from "./issue-direct-access.server";
 import type { DirectAccessGrant, HeadlessLegacyExchangeRequest } from "./schemas";
 
 /** The same version as the Admin API documents, so one schema snapshot covers the service. */
@@ -27,19 +26,10 @@ const CustomerIdResponseSchema = z.object({
  * spec): the Storefront API resolves a customer access token, authorised by the public token.
  */
 export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacyExchangeRequest): Promise<DirectAccessGrant> {
-  await requireEntitledShop(body.shop, "headless");
-  let customerGid: string;
-  try {
-    customerGid = await resolveCustomerGid(body);
-  } catch (error) {
-    logUnexpectedLookupFailure(body.shop, error);
-    throw new ServiceError(
-      "INVALID_LEGACY_STOREFRONT_TOKEN",
-      "The storefront customer access token or the storefront access token was not accepted by the shop",
-      { cause: error },
-    );
-  }
-  return issueDirectAccess({ shop: body.shop, customerGid, channel: "headless" });
+  return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body), {
+    code: "INVALID_LEGACY_STOREFRONT_TOKEN",
+    message: "The storefront customer access token or the storefront access token was not accepted by the shop",
+  });
 }
 
 async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<string> {

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { CUSTOMER_GID_PATTERN } from "~/lib/auth/direct-token.server";
-import { ServiceError } from "~/lib/errors";
-import { fetchPlatformJson, IdentityLookupError, logUnexpectedLookupFailure } from "./platform-fetch.server";
-import { issueDirectAccess, requireEntitledShop } from "./issue-direct-access.server";
+import { fetchPlatformJson, IdentityLookupError } from "./platform-fetch.server";
+import { exchangeResolvedCustomer } from "./issue-direct-access.server";
 import type { DirectAccessGrant, HeadlessModernExchangeRequest } from "./schemas";
 
 const CUSTOMER_ID_QUERY = `#graphql
@@ -26,19 +25,10 @@ const CustomerIdResponseSchema = z.object({
  * endpoint is discovered from the shop's well-known document, then asked for the customer id.
  */
 export async function exchangeCustomerAccountAccessToken(body: HeadlessModernExchangeRequest): Promise<DirectAccessGrant> {
-  await requireEntitledShop(body.shop, "headless");
-  let customerGid: string;
-  try {
-    customerGid = await resolveCustomerGid(body.shop, body.customerAccountAccessToken);
-  } catch (error) {
-    logUnexpectedLookupFailure(body.shop, error);
-    throw new ServiceError(
-      "INVALID_HEADLESS_SIGNATURE",
-      "The customer account access token could not be verified with the shop's Customer Account API",
-      { cause: error },
-    );
-  }
-  return issueDirectAccess({ shop: body.shop, customerGid, channel: "headless" });
+  return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body.shop, body.customerAccountAccessToken), {
+    code: "INVALID_HEADLESS_SIGNATURE",
+    message: "The customer account access token could not be verified with the shop's Customer Account API",
+  });
 }
 
 async function resolveCustomerGid(shop: string, accessToken: string): Promise<string> {

@@ -4,7 +4,9 @@ import {
   mintDirectAccessToken,
   type DirectChannel,
 } from "~/lib/auth/direct-token.server";
+import { ServiceError, type ErrorCode } from "~/lib/errors";
 import { assertChannelEntitled } from "~/services/plans";
+import { logUnexpectedLookupFailure } from "./platform-fetch.server";
 import { requireInstalledShopPlan } from "~/services/shops.server";
 import type { DirectAccessGrant } from "./schemas";
 
@@ -34,4 +36,24 @@ export async function issueDirectAccess(subject: {
     channel: subject.channel,
     shop: subject.shop,
   };
+}
+
+/**
+ * The headless exchanges' shared story: gates first, then the platform lookup that proves the
+ * customer; any lookup failure is the path's own 401 code, never a 5xx the caller could probe.
+ */
+export async function exchangeResolvedCustomer(
+  shop: string,
+  resolveCustomerGid: () => Promise<string>,
+  failure: { code: ErrorCode; message: string },
+): Promise<DirectAccessGrant> {
+  await requireEntitledShop(shop, "headless");
+  let customerGid: string;
+  try {
+    customerGid = await resolveCustomerGid();
+  } catch (error) {
+    logUnexpectedLookupFailure(shop, error);
+    throw new ServiceError(failure.code, failure.message, { cause: error });
+  }
+  return issueDirectAccess({ shop, customerGid, channel: "headless" });
 }
