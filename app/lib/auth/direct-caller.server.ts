@@ -1,7 +1,6 @@
-import { SessionNotFoundError } from "@shopify/shopify-app-remix/server";
 import { ServiceError } from "~/lib/errors";
 import type { Caller } from "~/services/saved-items/caller";
-import { unauthenticated } from "~/shopify.server";
+import { requireOfflineAdmin } from "~/services/platform/offline-admin.server";
 import { verifyDirectAccessToken, type DirectChannel } from "./direct-token.server";
 
 /** The Headless front door: a service token minted by /api/headless/auth/exchange. */
@@ -26,16 +25,4 @@ async function requireDirectCaller(request: Request, channel: DirectChannel): Pr
   if (!token) throw new ServiceError("INVALID_TOKEN", "The Authorization header must be Bearer <access token>");
   const claims = await verifyDirectAccessToken(token, channel);
   return { shop: claims.shop, customerGid: claims.sub, channel, admin: await requireOfflineAdmin(claims.shop) };
-}
-
-/** The shop's Admin API client from its offline session; no session means the app is not installed. */
-export async function requireOfflineAdmin(shop: string): Promise<Caller["admin"]> {
-  try {
-    return (await unauthenticated.admin(shop)).admin;
-  } catch (error) {
-    if (error instanceof SessionNotFoundError) {
-      throw new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop", { cause: error });
-    }
-    throw error;
-  }
 }

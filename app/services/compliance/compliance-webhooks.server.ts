@@ -9,7 +9,7 @@ import {
   type SavedItemExport,
   type SavedListExport,
 } from "./customer-records.server";
-import { loadOfflineAdmin } from "./offline-admin.server";
+import { loadOfflineAdmin } from "~/services/platform/offline-admin.server";
 import { redactShopRecords, type ShopRedaction } from "./shop-records.server";
 
 /** The three mandatory compliance topics, as the library reports them (topicForStorage). */

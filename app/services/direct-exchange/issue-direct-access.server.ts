@@ -1,4 +1,4 @@
-import { requireOfflineAdmin } from "~/lib/auth/direct-caller.server";
+import { requireOfflineAdmin } from "~/services/platform/offline-admin.server";
 import {
   DIRECT_ACCESS_TOKEN_TTL_SECONDS,
   mintDirectAccessToken,
