@@ -1,6 +1,5 @@
 import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
-import { ServiceError, isServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
 import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
 
@@ -94,33 +93,15 @@ export function refreshShopPlan(shop: string, admin: AdminGraphqlClient): Promis
   const pending = inFlight.get(shop);
   if (pending) return pending;
   const refresh = (async () => {
-    let data: { currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } };
-    try {
-      data = await runAdminGraphql(admin, CURRENT_SUBSCRIPTIONS, {});
-    } catch (error) {
-      throw translateLibraryResponse(error) ?? error;
-    }
+    const data = await runAdminGraphql<{ currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } }>(
+      admin,
+      CURRENT_SUBSCRIPTIONS,
+      {},
+    );
     return storeShopPlan(shop, planKeyFromSubscriptions(data.currentAppInstallation.activeSubscriptions));
   })().finally(() => inFlight.delete(shop));
   inFlight.set(shop, refresh);
   return refresh;
-}
-
-/**
- * The library's embedded-admin client turns HTTP failures into Responses, which runAdminGraphql
- * wraps as an unexpected failure. A 401 (token invalidated, bounce to re-authenticate) or a
- * redirect is the library's own flow and must reach Remix untouched; any other status is an
- * ordinary platform failure.
- */
-function translateLibraryResponse(error: unknown): Response | ServiceError | undefined {
-  if (!(isServiceError(error) && error.cause instanceof Response)) return undefined;
-  const response = error.cause;
-  if (response.status === 401 || (response.status >= 300 && response.status < 400)) return response;
-  return new ServiceError(
-    response.status === 429 ? "RATE_LIMITED" : "PLATFORM_UPSTREAM_ERROR",
-    `The platform answered ${response.status} to the subscription query`,
-    { cause: response },
-  );
 }
 
 const ENDED_STATUSES = ["CANCELLED", "DECLINED", "EXPIRED", "FROZEN"];

@@ -26,6 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Runs one Admin GraphQL document and returns its `data`, turning every platform failure into a
  * ServiceError: throttling (HTTP 200 THROTTLED or 429) is retried a bounded number of times, then
  * RATE_LIMITED; a rejected token means the app is no longer installed; anything else is upstream.
+ * The embedded-admin client's re-authentication Responses (401, redirects) are rethrown as they are.
  */
 export async function runAdminGraphql<Data>(
   admin: AdminGraphqlClient,
@@ -72,6 +73,16 @@ function throttleWaitMs(error: unknown): number | undefined {
 
 function toServiceError(error: unknown): ServiceError {
   if (error instanceof ServiceError) return error;
+  // The embedded-admin client (authenticate.admin) throws HTTP failures as Responses. A 401 or a
+  // redirect is the library's re-authentication flow and must reach Remix untouched.
+  if (error instanceof Response) {
+    if (error.status === 401 || (error.status >= 300 && error.status < 400)) throw error;
+    return new ServiceError(
+      error.status === 429 ? "RATE_LIMITED" : "PLATFORM_UPSTREAM_ERROR",
+      `The platform answered HTTP ${error.status}`,
+      { cause: error },
+    );
+  }
   if (error instanceof HttpResponseError && error.response.code === 401) {
     return new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop", { cause: error });
   }
