@@ -1,18 +1,17 @@
 import "@shopify/shopify-app-remix/adapters/node";
 import {
-  ApiVersion,
   AppDistribution,
   LogSeverity,
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
-import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import type { Session } from "@shopify/shopify-api";
-import { refreshShopPlan } from "./services/billing/plan-refresh.server";
-import { completePendingRedactions } from "./services/compliance/customer-records.server";
-import { recordShopInstalled } from "./services/compliance/shop-records.server";
-import type { AdminGraphqlClient } from "./services/platform/admin-graphql.server";
-import { getEnv } from "./config/env.server";
-import prisma from "./db.server";
+import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
+import { completePendingRedactions } from "~/services/compliance/customer-records.server";
+import { recordShopInstalled } from "~/services/installs/shop-records.server";
+import { getEnv } from "~/config/env.server";
+import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { ADMIN_API_VERSION } from "~/platform/api-versions";
+import { sessionStorage as offlineAwareSessionStorage } from "~/platform/offline-sessions.server";
 
 const env = getEnv();
 
@@ -33,9 +32,6 @@ export async function afterAuth({ session, admin }: { session: Session; admin: A
   }
 }
 
-/** The Admin API version every document is written and validated against. */
-export const ADMIN_API_VERSION = ApiVersion.October26;
-
 const shopify = shopifyApp({
   apiKey: env.SHOPIFY_API_KEY,
   apiSecretKey: env.SHOPIFY_API_SECRET,
@@ -43,13 +39,16 @@ const shopify = shopifyApp({
   scopes: env.SCOPES.split(","),
   appUrl: env.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
-  sessionStorage: new PrismaSessionStorage(prisma),
+  sessionStorage: offlineAwareSessionStorage,
   distribution: AppDistribution.AppStore,
   // The library logs every proxy authentication at Info; at storefront traffic volumes that is noise.
   logger: { level: LogSeverity.Warning },
   hooks: { afterAuth },
   future: {
     unstable_newEmbeddedAuthStrategy: true,
+    // Public apps must use expiring offline tokens (the platform refuses non-expiring ones from
+    // 2027-01-01); renewal runs in platform/offline-sessions.server.ts, once per shop.
+    expiringOfflineAccessTokens: true,
   },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });

@@ -11,6 +11,12 @@ const EnvSchema = z.object({
     .string("set DIRECT_API_JWT_SECRET to a random string of at least 32 characters")
     .min(32, "DIRECT_API_JWT_SECRET must be at least 32 characters long"),
   SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  // The sandbox's emulated platform; a production process must never send platform calls elsewhere.
+  SANDBOX_PLATFORM_URL: z.url().optional(),
+  NODE_ENV: z.string().optional(),
+}).refine((env) => !(env.SANDBOX_PLATFORM_URL && env.NODE_ENV === "production"), {
+  path: ["SANDBOX_PLATFORM_URL"],
+  message: "unset SANDBOX_PLATFORM_URL: it points platform calls at an emulator and is refused when NODE_ENV=production",
 });
 
 export type Env = z.infer<typeof EnvSchema>;

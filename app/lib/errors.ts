@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   DUPLICATE_SAVE: { status: 409, retryable: false },
   BATCH_CONFLICT: { status: 409, retryable: false },
   ITEM_NOT_FOUND: { status: 404, retryable: false },
+  NOT_FOUND: { status: 404, retryable: false },
   PLAN_LIMIT_REACHED: { status: 402, retryable: false },
   RATE_LIMITED: { status: 429, retryable: true },
   PLATFORM_UPSTREAM_ERROR: { status: 502, retryable: true },

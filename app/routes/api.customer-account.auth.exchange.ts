@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { preflightResponse, withCors } from "~/lib/http/cors.server";
-import { errorResponse, methodNotAllowed, okResponse } from "~/lib/http/envelope.server";
-import { exchangeCustomerAccountSessionToken } from "~/services/direct-exchange/customer-account-session.server";
+import { preflightResponse, withCors } from "~/edge/cors.server";
+import { errorResponse, methodNotAllowed, okResponse } from "~/edge/envelope.server";
+import { exchangeCustomerAccountSessionToken } from "~/services/direct-access/customer-account-session.server";
 
 // Called from a customer-account UI extension on another origin: every answer carries CORS headers.
 export async function action({ request }: ActionFunctionArgs) {

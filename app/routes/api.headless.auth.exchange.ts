@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { errorResponse, methodNotAllowed, okResponse } from "~/lib/http/envelope.server";
-import { parseJsonBody } from "~/lib/http/request-input.server";
-import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-exchange/headless-legacy.server";
-import { exchangeCustomerAccountAccessToken } from "~/services/direct-exchange/headless-modern.server";
-import { HeadlessExchangeRequestSchema, isModernExchangeRequest } from "~/services/direct-exchange/schemas";
+import { errorResponse, methodNotAllowed, okResponse } from "~/edge/envelope.server";
+import { parseJsonBody } from "~/edge/request-input.server";
+import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
+import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/headless-modern.server";
+import { HeadlessExchangeRequestSchema, isModernExchangeRequest } from "~/services/direct-access/schemas";
 
 // For backend servers only: no CORS headers, so a browser on another origin cannot read the answer.
 export async function action({ request }: ActionFunctionArgs) {

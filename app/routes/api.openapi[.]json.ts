@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOpenApiJson } from "~/services/openapi/document.server";
+import { getOpenApiJson } from "~/edge/openapi/document.server";
 
 /**
  * GET /api/openapi.json: the OpenAPI 3.1 document of the direct channels, generated from the

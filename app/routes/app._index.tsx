@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, InlineStack, Layout, List, Page, ProgressBar, Text } from "@shopify/polaris";
 import { TitledCard } from "~/components/titled-card";
-import { requireAdminShop } from "~/services/billing/admin-shop.server";
-import { getHomeOverview } from "~/services/billing/plan-overview.server";
+import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { getHomeOverview } from "~/services/merchant-pages/plan-overview.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdminShop } from "~/services/billing/admin-shop.server";
+import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 
 /**
  * The managed-pricing welcome link: the platform opens it in the admin after the merchant picks a

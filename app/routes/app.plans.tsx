@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, InlineGrid, List, Page, Text } from "@shopify/polaris";
-import { requireAdminShop } from "~/services/billing/admin-shop.server";
-import { getPlansOverview } from "~/services/billing/plan-overview.server";
+import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { getPlansOverview } from "~/services/merchant-pages/plan-overview.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);

@@ -3,8 +3,8 @@ import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { TitledCard } from "~/components/titled-card";
 import { getEnv } from "~/config/env.server";
-import { requireAdminShop } from "~/services/billing/admin-shop.server";
-import { buildSetupGuide } from "~/services/billing/setup-guide.server";
+import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);

@@ -5,7 +5,7 @@ import { AppProvider } from "@shopify/shopify-app-remix/react";
 import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { getEnv } from "~/config/env.server";
-import { requireAdminShop } from "~/services/billing/admin-shop.server";
+import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { settlePendingRedactions } from "~/services/compliance/customer-records.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];

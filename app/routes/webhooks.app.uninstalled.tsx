@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { recordShopUninstalled } from "~/services/compliance/shop-records.server";
+import { recordShopUninstalled } from "~/services/installs/shop-records.server";
 import { authenticate } from "~/shopify.server";
 
 // Verified by the library (HMAC of the raw body with the app secret; 401 otherwise).

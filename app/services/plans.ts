@@ -1,4 +1,4 @@
-import { ServiceError } from "../lib/errors";
+import { ServiceError } from "~/lib/errors";
 
 /** The plan table of the spec (§8), in one place; every gate reads it. */
 export const CHANNELS = ["online-store", "customer-account", "headless"] as const;

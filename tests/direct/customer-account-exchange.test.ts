@@ -1,6 +1,6 @@
 import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
-import { monthlyUsage } from "~/services/usage.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { DEMO_SHOP } from "../support/app";
 import {
   CORS_EXPECTATION,

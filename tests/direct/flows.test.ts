@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { monthlyUsage } from "~/services/usage.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { callProxy, DEMO_SHOP } from "../support/app";
 import {
   CORS_EXPECTATION,

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
-import { monthlyUsage } from "~/services/usage.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { DEMO_SHOP } from "../support/app";
 import {
   CUSTOMER,

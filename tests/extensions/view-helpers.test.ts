@@ -3,7 +3,7 @@ import type {
   ListResult as ServiceListResult,
   SaveOperationResult as ServiceSaveOperationResult,
 } from "~/services/saved-items/schemas";
-import type { DirectAccessGrant as ServiceGrant } from "~/services/direct-exchange/schemas";
+import type { DirectAccessGrant as ServiceGrant } from "~/services/direct-access/schemas";
 import { normaliseAppUrl } from "../../extensions/saved-items-account/src/lib/app-url";
 import { listContextFrom } from "../../extensions/saved-items-account/src/lib/constants";
 import { errorMessageKey } from "../../extensions/saved-items-account/src/lib/error-messages";

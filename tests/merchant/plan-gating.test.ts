@@ -3,7 +3,7 @@ import { isServiceError } from "~/lib/errors";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { MAX_BATCH_OPERATIONS } from "~/services/saved-items/schemas";
 import { CHANNELS, PLAN_KEYS, PLANS, type Channel, type PlanKey } from "~/services/plans";
-import { monthlyUsage } from "~/services/usage.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { unauthenticated } from "~/shopify.server";
 import { callProxy, givenShop } from "../support/app";
 
@@ -69,7 +69,7 @@ describe("batch size per plan", () => {
 });
 
 test("the monthly budget of each plan is the table's", async () => {
-  const { consumeMonthlyRequest } = await import("~/services/usage.server");
+  const { consumeMonthlyRequest } = await import("~/services/usage/monthly-budget.server");
   const db = (await import("~/db.server")).default;
   for (const key of PLAN_KEYS) {
     const shop = await givenShop({ domain: `${key}-budget.myshopify.com`, plan: key });

@@ -3,8 +3,10 @@ import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, test } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "~/lib/errors";
-import { DIRECT_ROUTES, PROXY_ONLY_ERROR_CODES } from "~/services/openapi/direct-routes";
-import { buildOpenApiDocument, getOpenApiDocument } from "~/services/openapi/document.server";
+import { DIRECT_ROUTES, PROXY_ONLY_ERROR_CODES, UNROUTED_ERROR_CODES } from "~/edge/openapi/direct-routes";
+import { EXCHANGE_PATHS, OPERATION_NAMESPACES, operationPath } from "~/edge/route-table";
+import { OPERATION_NAMES } from "~/services/saved-items/operations";
+import { buildOpenApiDocument, getOpenApiDocument } from "~/edge/openapi/document.server";
 import { loader } from "~/routes/api.openapi[.]json";
 import { APP_URL, sendToApp } from "../support/app";
 import { directRequest } from "../support/direct";
@@ -19,9 +21,20 @@ function routeFiles(): Map<string, string> {
   return new Map(routes.filter((route) => route.path).map((route) => [`/${route.path}`, route.file]));
 }
 
-/** The direct-channel route files: everything served under /api/headless/ and /api/customer-account/. */
-function directRouteFiles(): Map<string, string> {
-  return new Map([...routeFiles()].filter(([url]) => /^\/api\/(headless|customer-account)\//.test(url)));
+const DIRECT_CHANNELS = ["headless", "customer-account"] as const;
+
+/**
+ * Every URL the direct-channel route files serve, with each namespace's $operation param route
+ * expanded over the operation catalogue: url → route file.
+ */
+function directRouteUrls(): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const [url, file] of routeFiles()) {
+    if (!/^\/api\/(headless|customer-account)\//.test(url)) continue;
+    if (!url.endsWith("/:operation")) urls.set(url, file);
+    else for (const operation of OPERATION_NAMES) urls.set(url.replace(":operation", operation), file);
+  }
+  return urls;
 }
 
 function documentedOperations(): { path: string; method: string }[] {
@@ -84,16 +97,29 @@ describe("the document", () => {
     }
   });
 
-  test("documents every direct-channel route file, and nothing that has no route file", () => {
-    const files = directRouteFiles();
-    expect(files.size).toBeGreaterThanOrEqual(14);
+  test("documents every URL the direct-channel route files serve, and nothing else", () => {
+    const urls = directRouteUrls();
+    const expected = DIRECT_CHANNELS.flatMap((channel) => [
+      EXCHANGE_PATHS[channel],
+      ...OPERATION_NAMES.map((operation) => operationPath(channel, operation)),
+    ]);
+    expect([...urls.keys()].sort()).toEqual(expected.sort());
     const documented = new Set(documentedOperations().map((operation) => operation.path));
-    expect([...documented].sort()).toEqual([...files.keys()].sort());
+    expect([...documented].sort()).toEqual([...urls.keys()].sort());
+  });
+
+  test("each namespace serves its operations through one param route, and an unknown name is NOT_FOUND 404", async () => {
+    for (const channel of DIRECT_CHANNELS) {
+      expect(routeFiles().get(`${OPERATION_NAMESPACES[channel]}/:operation`)).toMatch(/\.\$operation\.ts$/);
+      const response = await sendToApp(directRequest(`${OPERATION_NAMESPACES[channel]}/no-such-operation`, { method: "GET" }));
+      expect(response.status).toBe(404);
+      expect((await response.json()).error).toEqual({ code: "NOT_FOUND", message: expect.any(String), retryable: false });
+    }
   });
 
   // The method is read from the route itself: the documented one gets past the method check,
   // any other is VALIDATION_ERROR 405.
-  test.each([...directRouteFiles().keys()])("%s is documented with the method the route accepts", async (route) => {
+  test.each([...directRouteUrls().keys()])("%s is documented with the method the route accepts", async (route) => {
     const methods = documentedOperations().filter((operation) => operation.path === route).map((operation) => operation.method);
     expect(methods).toHaveLength(1);
     for (const method of ["GET", "POST"]) {
@@ -191,7 +217,7 @@ describe("error codes in the document", () => {
   test("every code of ERROR_CODES the direct channels can return is listed, at its status", () => {
     const listed = listedCodes();
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-      if ((PROXY_ONLY_ERROR_CODES as readonly string[]).includes(code)) continue;
+      if ([...PROXY_ONLY_ERROR_CODES, ...UNROUTED_ERROR_CODES].includes(code as never)) continue;
       expect(listed.get(code), code).toBeDefined();
       expect([...listed.get(code)!], code).toContain(ERROR_CODES[code].status);
     }
@@ -210,7 +236,8 @@ describe("error codes in the document", () => {
     for (const code of PROXY_ONLY_ERROR_CODES) expect(listed.has(code)).toBe(false);
     const expected = Object.keys(ERROR_CODES).filter((code) => !(PROXY_ONLY_ERROR_CODES as readonly string[]).includes(code));
     expect(envelopeCodes()).toEqual(expected);
-    expect([...listed.keys()].sort()).toEqual([...expected].sort());
+    const routed = expected.filter((code) => !(UNROUTED_ERROR_CODES as readonly string[]).includes(code));
+    expect([...listed.keys()].sort()).toEqual(routed.sort());
   });
 
   test("each status's retryable flag is the one ERROR_CODES gives its codes", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { z } from "zod";
-import { HeadlessExchangeRequestSchema } from "~/services/direct-exchange/schemas";
-import { OPERATIONS, type OperationName } from "~/services/saved-items/schemas";
+import { HeadlessExchangeRequestSchema } from "~/services/direct-access/schemas";
+import { OPERATIONS, type OperationName } from "~/services/saved-items/operations";
 import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, STOREFRONT_TOKEN } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
@@ -117,7 +117,7 @@ describe.each(NAMESPACES)("/api/%s operation request schemas", (namespace) => {
   for (const [operation, samples] of bodies) {
     test.each(samples)(`POST /${operation}: $name → valid: $valid`, ({ value, valid }) => {
       expect(acceptsBody(`/api/${namespace}/${operation}`, "post", value)).toBe(valid);
-      expect(zodAccepts(OPERATIONS[operation].schema, value)).toBe(valid);
+      expect(zodAccepts(OPERATIONS[operation].input, value)).toBe(valid);
     });
   }
 
@@ -128,7 +128,7 @@ describe.each(NAMESPACES)("/api/%s operation request schemas", (namespace) => {
   for (const [operation, samples] of queries) {
     test.each(samples)(`GET /${operation}: $name → valid: $valid`, ({ value, valid }) => {
       expect(acceptsQuery(`/api/${namespace}/${operation}`, "get", value as Record<string, string>)).toBe(valid);
-      expect(zodAccepts(OPERATIONS[operation].schema, value)).toBe(valid);
+      expect(zodAccepts(OPERATIONS[operation].input, value)).toBe(valid);
     });
   }
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
-import { DIRECT_ROUTES, resolveError, type DocumentedRoute } from "~/services/openapi/direct-routes";
+import { DIRECT_ROUTES, resolveError, type DocumentedRoute } from "~/edge/openapi/direct-routes";
 import { PLANS } from "~/services/plans";
 import { DEMO_SHOP, givenShop } from "../support/app";
 import {

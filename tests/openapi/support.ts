@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { expect } from "vitest";
-import { getOpenApiDocument, type OperationObject } from "~/services/openapi/document.server";
+import { getOpenApiDocument, type OperationObject } from "~/edge/openapi/document.server";
 
 /**
  * JSON Schema checks against the served document, with the JSON Schema engine the OpenAPI

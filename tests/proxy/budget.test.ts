@@ -3,7 +3,7 @@ import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import db from "~/db.server";
 import { clock } from "~/lib/clock";
-import { monthlyUsage } from "~/services/usage.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,8 +1,11 @@
+import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { describe, expect, test } from "vitest";
-import { APP_URL, callProxy, givenShop, sendToApp } from "../support/app";
+import { signProxyParameters } from "~/edge/front-doors/proxy-signature.server";
+import { platformApi } from "~/platform/shopify-api.server";
+import { APP_URL, callProxy, DEMO_SHOP, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { proxySignature } from "../support/proxy-signature";
+import { signedProxyUrl } from "../support/proxy-signature";
 import { TEST_ENV } from "../setup/test-env";
 
 const ROUTES = [
@@ -47,12 +50,55 @@ describe("§5.1 app proxy identity", () => {
       path_prefix: "/apps/saved-items",
       timestamp: String(Math.floor(Date.now() / 1000)),
     })) url.searchParams.set(key, value);
-    url.searchParams.set("signature", proxySignature(url.searchParams, TEST_ENV.SHOPIFY_API_SECRET));
+    url.searchParams.set("signature", signProxyParameters(url.searchParams, TEST_ENV.SHOPIFY_API_SECRET));
     url.searchParams.set("logged_in_customer_id", "2002");
     const response = await sendToApp(new Request(url));
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual(invalidSignature);
   });
+
+  test("the signing is the platform library's: its signed requests pass, and it accepts ours", async () => {
+    await givenShop();
+    const unsigned = new Request(
+      `${APP_URL}/proxy/api/list?context=wishlist&logged_in_customer_id=1001&path_prefix=%2Fapps%2Fsaved-items&extra=a%20b`,
+    );
+    const signedByLibrary = await setUpValidRequest(
+      { type: RequestType.Public, store: DEMO_SHOP.replace(".myshopify.com", ""), apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET },
+      unsigned,
+    );
+    expect((await sendToApp(signedByLibrary)).status).toBe(200);
+
+    const ours = signedProxyUrl(APP_URL, "/proxy/api/list", TEST_ENV.SHOPIFY_API_SECRET, {
+      shop: DEMO_SHOP,
+      customerId: "1001",
+      query: { context: "wishlist", extra: ["1", "2"] },
+    });
+    await expect(platformApi.utils.validateHmac(ours.searchParams, { signator: "appProxy" })).resolves.toBe(true);
+  });
+
+  test.each(["shop", "logged_in_customer_id", "path_prefix", "timestamp", "signature"])(
+    "a repeated %s is INVALID_PROXY_SIGNATURE 401 even when signed over the joined value",
+    async (name) => {
+      await givenShop();
+      const url = new URL(`${APP_URL}/proxy/api/is-saved`);
+      const params: [string, string][] = [
+        ["context", "wishlist"],
+        ["entityType", "product"],
+        ["entityGid", "gid://shopify/Product/1"],
+        ["shop", DEMO_SHOP],
+        ["logged_in_customer_id", "1001"],
+        ["path_prefix", "/apps/saved-items"],
+        ["timestamp", String(Math.floor(Date.now() / 1000))],
+      ];
+      for (const [key, value] of params) url.searchParams.append(key, value);
+      if (name !== "signature") url.searchParams.append(name, url.searchParams.get(name)!);
+      url.searchParams.append("signature", signProxyParameters(url.searchParams, TEST_ENV.SHOPIFY_API_SECRET));
+      if (name === "signature") url.searchParams.append("signature", url.searchParams.get("signature")!);
+      const response = await sendToApp(new Request(url));
+      expect({ status: response.status, body: await response.json() }).toEqual({ status: 401, body: invalidSignature });
+      expect(emulator.countRequests()).toBe(0);
+    },
+  );
 
   test("repeated app parameters are signed joined with commas, as the platform does", async () => {
     await givenShop();

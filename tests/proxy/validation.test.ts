@@ -90,7 +90,7 @@ describe("edge validation (§4.1 rules 3-5)", () => {
   test("validation failures do not count against the monthly budget", async () => {
     await givenShop();
     await callProxy("/proxy/api/save", { rawBody: "nope" });
-    const { monthlyUsage } = await import("~/services/usage.server");
+    const { monthlyUsage } = await import("~/services/usage/monthly-budget.server");
     expect(await monthlyUsage("demo.myshopify.com")).toBe(0);
   });
 });

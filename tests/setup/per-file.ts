@@ -14,6 +14,8 @@ process.env.DATABASE_URL = `file:${database}`;
 
 beforeEach(async () => {
   emulator.reset();
+  const { clearProcessCaches } = await import("~/lib/process-caches.server");
+  clearProcessCaches();
   const { default: db } = await import("~/db.server");
   await db.usageCounter.deleteMany();
   await db.shop.deleteMany();

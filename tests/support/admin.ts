@@ -5,7 +5,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Session } from "@shopify/shopify-api";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { parse } from "smol-toml";
-import { sessionStorage, unauthenticated } from "~/shopify.server";
+import { offlineAdminClient } from "~/platform/admin-graphql.server";
+import { sessionStorage } from "~/shopify.server";
 import { TEST_ENV } from "../setup/test-env";
 import { APP_URL, sendToApp } from "./app";
 
@@ -118,8 +119,9 @@ export async function reinstall(shop: string, accessToken: string, afterAuth: (o
     isOnline: false,
     accessToken,
     scope: "read_metaobjects,write_metaobjects",
+    expires: new Date(Date.now() + 60 * 60_000),
+    refreshToken: `shprt_reinstall_${Math.random().toString(36).slice(2)}`,
   });
   await sessionStorage.storeSession(session);
-  const { admin } = await unauthenticated.admin(shop);
-  await afterAuth({ session, admin });
+  await afterAuth({ session, admin: offlineAdminClient(shop) });
 }

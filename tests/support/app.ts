@@ -1,6 +1,7 @@
 import { Session } from "@shopify/shopify-api";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import db from "~/db.server";
+import { OPERATION_NAMESPACES } from "~/edge/route-table";
 import { sessionStorage } from "~/shopify.server";
 import type { PlanKey } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
@@ -13,12 +14,28 @@ type RouteModule = {
 };
 const routeModules = import.meta.glob<RouteModule>("../../app/routes/*.{ts,tsx}");
 
+/** The flat-route module name of a path, as Remix names files ("/a/b.json" → "a.b[.]json"). */
+const flatRouteName = (pathname: string) => pathname.replace(/^\//, "").replaceAll("/", ".");
+
+/** The namespace whose $operation param route serves a path (one segment below it), if any. */
+function operationRouteOf(pathname: string): { namespace: string; operation: string } | undefined {
+  for (const namespace of Object.values(OPERATION_NAMESPACES)) {
+    const rest = pathname.startsWith(`${namespace}/`) ? pathname.slice(namespace.length + 1) : undefined;
+    if (rest && !rest.includes("/")) return { namespace, operation: rest };
+  }
+  return undefined;
+}
+
 /**
- * Sends a Request through the app's own route module for its path, as Remix's flat routes would:
- * GET/HEAD/OPTIONS to the loader, other methods to the action.
+ * Sends a Request through the app's own route module for its path, as Remix would: the operation
+ * routes through their channel's param route (<namespace>.$operation, from the route table),
+ * every other path through its flat-route file; GET/HEAD/OPTIONS to the loader, other methods to
+ * the action.
  */
 export async function sendToApp(request: Request): Promise<Response> {
-  const file = new URL(request.url).pathname.replace(/^\//, "").replaceAll("/", ".");
+  const { pathname } = new URL(request.url);
+  const operationRoute = operationRouteOf(pathname);
+  const file = operationRoute ? `${flatRouteName(operationRoute.namespace)}.$operation` : flatRouteName(pathname);
   // Flat-route file names escape a literal dot as "[.]" (api.openapi[.]json → /api/openapi.json).
   const entry = Object.entries(routeModules).find(
     ([name]) => name.match(/([^/]+)\.tsx?$/)?.[1]?.replaceAll("[.]", ".") === file,
@@ -27,7 +44,8 @@ export async function sendToApp(request: Request): Promise<Response> {
   const module = await entry[1]();
   const handler = ["GET", "HEAD", "OPTIONS"].includes(request.method) ? module.loader : module.action;
   if (!handler) throw new Error(`route ${file} has no handler for ${request.method}`);
-  return handler({ request, params: {}, context: {} });
+  const params = operationRoute ? { operation: operationRoute.operation } : {};
+  return handler({ request, params, context: {} });
 }
 
 export const APP_URL = TEST_ENV.SHOPIFY_APP_URL;
@@ -57,7 +75,17 @@ export async function givenShop(setup: ShopSetup = {}): Promise<string> {
   });
   if (setup.installed !== false) {
     await sessionStorage.storeSession(
-      new Session({ id: `offline_${domain}`, shop: domain, state: "", isOnline: false, accessToken, scope: "write_metaobjects" }),
+      new Session({
+        id: `offline_${domain}`,
+        shop: domain,
+        state: "",
+        isOnline: false,
+        accessToken,
+        scope: "write_metaobjects",
+        // An expiring offline token, as the app now requests at install.
+        expires: new Date(Date.now() + 60 * 60_000),
+        refreshToken: `shprt_${domain.split(".")[0]}_${Math.random().toString(36).slice(2)}`,
+      }),
     );
   }
   return domain;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SignJWT, type JWTPayload } from "jose";
 import { expect } from "vitest";
-import { mintDirectAccessToken, type DirectChannel } from "~/lib/auth/direct-token.server";
+import { mintDirectAccessToken, type DirectChannel } from "~/services/direct-access/direct-token.server";
 import { TEST_ENV } from "../setup/test-env";
 import { APP_URL, DEMO_SHOP, givenShop, sendToApp, type ShopSetup } from "./app";
 

@@ -1,22 +1,4 @@
-import { createHmac } from "node:crypto";
-
-/**
- * Signs app proxy query parameters exactly as the platform does: drop `signature`, join repeated
- * values with ",", sort by key, concatenate key=value with no separator, HMAC-SHA256 hex with the
- * app secret. Used by the tests and by the sandbox's signing command.
- */
-export function proxySignature(params: URLSearchParams, secret: string): string {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of params) {
-    if (key === "signature") continue;
-    grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  }
-  const message = [...grouped.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([key, values]) => `${key}=${values.join(",")}`)
-    .join("");
-  return createHmac("sha256", secret).update(message).digest("hex");
-}
+import { signProxyParameters } from "~/edge/front-doors/proxy-signature.server";
 
 export interface ProxyUrlOptions {
   shop: string;
@@ -27,7 +9,11 @@ export interface ProxyUrlOptions {
   query?: Record<string, string | string[]>;
 }
 
-/** The URL the platform would forward to the app for a storefront request to /apps/{subpath}/... */
+/**
+ * The URL the platform would forward to the app for a storefront request to /apps/{subpath}/...,
+ * signed as the platform signs (tests/proxy/identity.test.ts pins the signing to the platform
+ * library's own). Used by the tests and by the sandbox's signing command and storefront.
+ */
 export function signedProxyUrl(base: string, path: string, secret: string, options: ProxyUrlOptions): URL {
   const url = new URL(path, base);
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -37,6 +23,6 @@ export function signedProxyUrl(base: string, path: string, secret: string, optio
   url.searchParams.set("logged_in_customer_id", options.customerId ?? "");
   url.searchParams.set("path_prefix", options.pathPrefix ?? "/apps/saved-items");
   url.searchParams.set("timestamp", String(options.timestamp ?? Math.floor(Date.now() / 1000)));
-  url.searchParams.set("signature", proxySignature(url.searchParams, secret));
+  url.searchParams.set("signature", signProxyParameters(url.searchParams, secret));
   return url;
 }

@@ -1,6 +1,6 @@
 import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
 
 /**

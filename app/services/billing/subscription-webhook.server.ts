@@ -1,6 +1,6 @@
 import { isServiceError } from "~/lib/errors";
 import type { PlanKey } from "~/services/plans";
-import { loadOfflineAdmin } from "~/services/platform/offline-admin.server";
+import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { applySubscriptionPayload, refreshShopPlan, type SubscriptionWebhookPayload } from "./plan-refresh.server";
 
 export interface SubscriptionWebhookOutcome {

@@ -9,8 +9,8 @@ import {
   type SavedItemExport,
   type SavedListExport,
 } from "./customer-records.server";
-import { loadOfflineAdmin } from "~/services/platform/offline-admin.server";
-import { redactShopRecords, type ShopRedaction } from "./shop-records.server";
+import { loadOfflineAdmin } from "~/platform/offline-admin.server";
+import { redactShopRecords, type ShopRedaction } from "~/services/installs/shop-records.server";
 
 /** The three mandatory compliance topics, as the library reports them (topicForStorage). */
 export const COMPLIANCE_TOPICS = ["CUSTOMERS_DATA_REQUEST", "CUSTOMERS_REDACT", "SHOP_REDACT"] as const;

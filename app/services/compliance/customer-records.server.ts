@@ -1,6 +1,6 @@
 import prisma from "~/db.server";
 import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
   parseStoredJson,
   SAVE_ITEM_FIELDS_FRAGMENT,

@@ -1,6 +1,6 @@
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
-import { withKeyLocks } from "~/lib/key-lock.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import type { Caller } from "./caller";
 import { itemHandle, listHandle } from "./handles.server";
 import { applyWrites, readItemStates, type ItemWrite, type ListWrite } from "./metaobject-store.server";
@@ -41,7 +41,7 @@ function activationFields(change: ItemChange, savedAt: string): Record<string, s
  */
 export async function applyItemChanges(caller: Caller, changes: ItemChange[]): Promise<ChangeOutcome[]> {
   const itemHandles = changes.map((change) => itemHandle(caller.customerGid, change.item));
-  return withKeyLocks(
+  return getCoordinator().withLocks(
     itemHandles.map((handle) => `${caller.shop}/${handle}`),
     async () => {
       const listHandles = [

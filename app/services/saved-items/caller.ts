@@ -1,4 +1,4 @@
-import type { AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import type { Channel } from "~/services/plans";
 
 /** Who is asking, established by a channel's front door before the dispatcher runs. */

@@ -1,21 +1,14 @@
 import { ServiceError } from "~/lib/errors";
 import { assertChannelEntitled, type Plan } from "~/services/plans";
-import { requireInstalledShopPlan } from "~/services/shops.server";
-import { consumeMonthlyRequest } from "~/services/usage.server";
+import { requireInstalledShopPlan } from "~/services/installs/shop-plan.server";
+import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
 import { identityKey, itemHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
 import { listActiveItems, parseStoredJson, readItemStates, type StoredListItem } from "./metaobject-store.server";
-import type {
-  BatchOperation,
-  BatchResult,
-  ListItem,
-  OperationInput,
-  OperationName,
-  OperationOutput,
-  SaveOperationResult,
-} from "./schemas";
+import type { OperationInput, OperationName, OperationOutput } from "./operations";
+import type { BatchOperation, BatchResult, ListItem, SaveOperationResult } from "./schemas";
 
 /**
  * The one entry point behind every channel: plan and channel gates, the monthly budget, then the

@@ -1,4 +1,4 @@
-import { runAdminGraphql, type AdminGraphqlClient } from "~/services/platform/admin-graphql.server";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import type { EntityType, ItemState } from "./schemas";
 
 export const SAVE_LIST_TYPE = "$app:save_list";

@@ -131,28 +131,3 @@ export const BatchResultSchema = z.object({
   results: z.array(BatchOperationResultSchema).meta({ description: "One entry per operation, in request order" }),
 });
 export type BatchResult = z.infer<typeof BatchResultSchema>;
-
-/** Each operation, its HTTP method and the schema its input is parsed with at the edge. */
-export const OPERATIONS = {
-  save: { method: "POST", schema: SaveRequestSchema },
-  remove: { method: "POST", schema: RemoveRequestSchema },
-  toggle: { method: "POST", schema: ToggleRequestSchema },
-  batch: { method: "POST", schema: BatchRequestSchema },
-  list: { method: "GET", schema: ListQuerySchema },
-  "is-saved": { method: "GET", schema: IsSavedQuerySchema },
-} as const;
-
-export type OperationName = keyof typeof OPERATIONS;
-export type OperationInput<Op extends OperationName> = z.infer<(typeof OPERATIONS)[Op]["schema"]>;
-
-/** The `data` of each operation's success envelope. */
-export const OPERATION_OUTPUT_SCHEMAS = {
-  save: SaveOperationResultSchema,
-  remove: SaveOperationResultSchema,
-  toggle: SaveOperationResultSchema,
-  batch: BatchResultSchema,
-  list: ListResultSchema,
-  "is-saved": IsSavedResultSchema,
-} as const satisfies Record<OperationName, z.ZodType>;
-
-export type OperationOutput = { [Op in OperationName]: z.infer<(typeof OPERATION_OUTPUT_SCHEMAS)[Op]> };

@@ -1,0 +1,30 @@
+import prisma from "~/db.server";
+import { authenticate } from "~/shopify.server";
+import { planFor, type Plan } from "~/services/plans";
+import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
+
+/**
+ * The front door of every embedded admin page: the library's admin authentication, then a plan
+ * refresh from the platform so the merchant always sees what they pay for. A platform failure
+ * does not block the admin: the plan on record is shown and the failure logged. A Response (the
+ * library's re-authentication bounce) goes through untouched.
+ */
+export async function requireAdminShop(request: Request) {
+  const context = await authenticate.admin(request);
+  const shop = context.session.shop;
+  let plan: Plan;
+  try {
+    plan = await refreshShopPlan(shop, context.admin);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error(`[billing] plan refresh failed for ${shop}; showing the plan on record`, error);
+    plan = await readShopPlan(shop);
+  }
+  return { ...context, shop, plan };
+}
+
+/** The plan on record, without asking the platform. */
+export async function readShopPlan(shop: string): Promise<Plan> {
+  const record = await prisma.shop.findUnique({ where: { domain: shop } });
+  return planFor(record?.plan ?? "free");
+}

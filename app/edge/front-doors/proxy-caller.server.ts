@@ -1,0 +1,27 @@
+import { getEnv } from "~/config/env.server";
+import { ServiceError } from "~/lib/errors";
+import { offlineAdminClient } from "~/platform/admin-graphql.server";
+import { requireOfflineSession } from "~/platform/offline-sessions.server";
+import { SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
+import type { Caller } from "~/services/saved-items/caller";
+import { verifyProxyRequest } from "./proxy-signature.server";
+
+/**
+ * The Online Store front door: the platform's signature over the query (and its freshness), then
+ * the logged-in customer, then the install. The customer is read only after the signature holds.
+ */
+export async function requireProxyCaller(request: Request): Promise<Caller> {
+  // The platform stamps signatures with the real time, so freshness is judged by it, not by `clock`.
+  const { shop, loggedInCustomerId } = verifyProxyRequest(new URL(request.url), getEnv().SHOPIFY_API_SECRET, new Date());
+  if (!loggedInCustomerId) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
+  if (!/^\d{1,20}$/.test(loggedInCustomerId)) throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");
+  // Only reachable with a valid signature: a shop value that is no shop domain has no install.
+  if (!SHOP_DOMAIN_PATTERN.test(shop)) throw new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop");
+  await requireOfflineSession(shop);
+  return {
+    shop,
+    customerGid: `gid://shopify/Customer/${loggedInCustomerId}`,
+    channel: "online-store",
+    admin: offlineAdminClient(shop),
+  };
+}

@@ -1,0 +1,48 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { ServiceError } from "~/lib/errors";
+import type { Channel } from "~/services/plans";
+import type { Caller } from "~/services/saved-items/caller";
+import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
+import { isOperationName, OPERATIONS } from "~/services/saved-items/operations";
+import { preflightResponse, withCors } from "./cors.server";
+import { errorResponse, methodNotAllowed, okResponse } from "./envelope.server";
+import { requireCustomerAccountCaller, requireHeadlessCaller } from "./front-doors/direct-caller.server";
+import { requireProxyCaller } from "./front-doors/proxy-caller.server";
+import { parseJsonBody, parseQuery } from "./request-input.server";
+
+/** Each channel's front door: who is calling, established before anything else is read. */
+const FRONT_DOORS: Record<Channel, (request: Request) => Promise<Caller>> = {
+  "online-store": requireProxyCaller,
+  headless: requireHeadlessCaller,
+  "customer-account": requireCustomerAccountCaller,
+};
+
+type Handler = (args: LoaderFunctionArgs) => Promise<Response>;
+
+/**
+ * The loader and action of a channel's operation route (<namespace>/$operation): operation
+ * lookup, method check, the channel's front door, edge validation, the dispatcher, the envelope.
+ * Both exports share the handler because Remix sends GET (and OPTIONS) to the loader and POST to
+ * the action, and the wrong one must still answer 405. The customer-account channel is called by
+ * browsers on another origin: OPTIONS is answered as a preflight before anything else, and every
+ * response, errors included, carries CORS headers.
+ */
+export function createChannelRoute(channel: Channel): { loader: Handler; action: Handler } {
+  const handleOperation: Handler = async ({ request, params }) => {
+    try {
+      const operation = params.operation;
+      if (!isOperationName(operation)) throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
+      const { method, input } = OPERATIONS[operation];
+      if (request.method !== method) throw methodNotAllowed(method);
+      const caller = await FRONT_DOORS[channel](request);
+      const parsed = method === "GET" ? parseQuery(request, input) : await parseJsonBody(request, input);
+      return okResponse(await dispatchSavedItems(caller, operation, parsed));
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  if (channel !== "customer-account") return { loader: handleOperation, action: handleOperation };
+  const handleWithCors: Handler = async (args) =>
+    args.request.method === "OPTIONS" ? preflightResponse() : withCors(await handleOperation(args));
+  return { loader: handleWithCors, action: handleWithCors };
+}

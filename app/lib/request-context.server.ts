@@ -1,0 +1,51 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** What the one access-log line of a request says beyond method, path, status and duration. */
+export interface RequestLogFields {
+  shop?: string;
+  channel?: string;
+  operation?: string;
+  code?: string;
+  /** Admin API cost points the request spent (actual cost, summed over its platform calls). */
+  platformPoints?: number;
+  platformRequests?: number;
+  cache?: "hit" | "miss";
+}
+
+interface RequestScope {
+  log: RequestLogFields;
+  memo: Map<string, Promise<unknown>>;
+}
+
+const scopes = new AsyncLocalStorage<RequestScope>();
+
+/**
+ * Runs one request's handling with a scope that deeper layers can annotate (the access log's
+ * fields) and memoise per-request lookups in. `log` is the server's own object, so what the app
+ * writes into it is what the server logs when the response finishes.
+ */
+export function runInRequestScope<T>(log: RequestLogFields, fn: () => Promise<T>): Promise<T> {
+  return scopes.run({ log, memo: new Map() }, fn);
+}
+
+/** Adds to the current request's log fields; platform points and requests accumulate. */
+export function annotateRequest(fields: RequestLogFields): void {
+  const log = scopes.getStore()?.log;
+  if (!log) return;
+  const { platformPoints, platformRequests, ...rest } = fields;
+  Object.assign(log, rest);
+  if (platformPoints !== undefined) log.platformPoints = (log.platformPoints ?? 0) + platformPoints;
+  if (platformRequests !== undefined) log.platformRequests = (log.platformRequests ?? 0) + platformRequests;
+}
+
+/** The value of `produce` computed once per request (every call when there is no request scope). */
+export function oncePerRequest<T>(key: string, produce: () => Promise<T>): Promise<T> {
+  const memo = scopes.getStore()?.memo;
+  if (!memo) return produce();
+  let value = memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = produce();
+    memo.set(key, value);
+  }
+  return value;
+}

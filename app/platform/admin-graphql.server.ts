@@ -1,0 +1,183 @@
+import { GraphqlQueryError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
+import { ServiceError } from "~/lib/errors";
+import { annotateRequest } from "~/lib/request-context.server";
+import { ADMIN_API_VERSION } from "./api-versions";
+import { forgetOfflineSession, requireOfflineSession } from "./offline-sessions.server";
+import { platformFetch } from "./platform-fetch.server";
+
+/**
+ * The slice of an Admin GraphQL client the service uses. The embedded admin's client (from
+ * authenticate.admin) and the offline client below both have it, and tests can provide it.
+ */
+export interface AdminGraphqlClient {
+  graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
+}
+
+interface CostExtension {
+  requestedQueryCost?: number;
+  actualQueryCost?: number | null;
+  throttleStatus?: { currentlyAvailable?: number; restoreRate?: number };
+}
+
+interface GraphqlBody<Data> {
+  data?: Data | null;
+  errors?: { message?: string; extensions?: { code?: string } }[] | string;
+  extensions?: { cost?: CostExtension };
+}
+
+// Throttled requests did not run, so retrying them is safe; the wait is bounded so a request
+// never hangs on the platform's bucket for longer than a shopper would tolerate.
+const MAX_THROTTLE_RETRIES = 2;
+const MAX_THROTTLE_WAIT_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The shop's Admin API client for work that arrives without a merchant (proxy and direct
+ * channels, webhooks), with the offline token. A 401 is answered once more with the stored
+ * session re-read, since another instance may have just renewed the token.
+ */
+export function offlineAdminClient(shop: string): AdminGraphqlClient {
+  return {
+    async graphql(query, options = {}) {
+      for (let attempt = 0; ; attempt++) {
+        const session = await requireOfflineSession(shop);
+        const response = await platformFetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Accept: "application/json",
+            "X-Shopify-Access-Token": session.accessToken!,
+          },
+          body: JSON.stringify({ query, variables: options.variables ?? {} }),
+        });
+        if (response.status !== 401 || attempt > 0) return response;
+        await response.arrayBuffer().catch(() => undefined);
+        await forgetOfflineSession(shop);
+      }
+    },
+  };
+}
+
+/**
+ * Runs one Admin GraphQL document and returns its `data`, turning every platform failure into a
+ * ServiceError: throttling (HTTP 200 THROTTLED or 429) is retried a bounded number of times, then
+ * RATE_LIMITED; a rejected token means the app is no longer installed; a GraphQL error, a 5xx, a
+ * timeout or an unreachable platform is PLATFORM_UPSTREAM_ERROR. The embedded-admin client's
+ * re-authentication Responses (401, redirects) are rethrown as they are. The cost the platform
+ * reports is added to the request's log fields.
+ */
+export async function runAdminGraphql<Data>(
+  admin: AdminGraphqlClient,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<Data> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await attemptAdminGraphql<Data>(admin, query, variables);
+    if ("data" in outcome) return outcome.data;
+    if (attempt >= MAX_THROTTLE_RETRIES) {
+      throw new ServiceError("RATE_LIMITED", "The platform is throttling requests for this shop; retry shortly");
+    }
+    await sleep(Math.min(outcome.throttledForMs, MAX_THROTTLE_WAIT_MS));
+  }
+}
+
+async function attemptAdminGraphql<Data>(
+  admin: AdminGraphqlClient,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<{ data: Data } | { throttledForMs: number }> {
+  let response: Response;
+  try {
+    response = await admin.graphql(query, { variables });
+  } catch (error) {
+    const throttledForMs = libraryThrottleWaitMs(error);
+    if (throttledForMs !== undefined) return { throttledForMs };
+    throw toServiceError(error);
+  }
+  if (response.status === 429) {
+    await response.arrayBuffer().catch(() => undefined);
+    // Retry-After is in seconds on the wire.
+    return { throttledForMs: Number(response.headers.get("Retry-After") ?? 1) * 1000 || 1000 };
+  }
+  if (!response.ok) {
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status === 401) throw notInstalled();
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `The commerce platform answered HTTP ${response.status}; retry shortly`);
+  }
+  let body: GraphqlBody<Data>;
+  try {
+    body = (await response.json()) as GraphqlBody<Data>;
+  } catch (error) {
+    throw toServiceError(error);
+  }
+  const cost = body.extensions?.cost;
+  annotateRequest({ platformRequests: 1, platformPoints: cost?.actualQueryCost ?? 0 });
+  const errors = Array.isArray(body.errors) ? body.errors : body.errors ? [{ message: body.errors }] : [];
+  if (errors.some((error) => error.extensions?.code === "THROTTLED")) return { throttledForMs: throttleWaitMs(cost) };
+  if (errors.length > 0 || !body.data) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The commerce platform refused the request; retry shortly", {
+      cause: new Error(errors.map((error) => error.message).join("; ") || "no data"),
+    });
+  }
+  return { data: body.data };
+}
+
+/** How long the bucket needs to hold the requested cost again, from the platform's own figures. */
+function throttleWaitMs(cost: CostExtension | undefined): number {
+  const missing = (cost?.requestedQueryCost ?? 0) - (cost?.throttleStatus?.currentlyAvailable ?? 0);
+  const rate = cost?.throttleStatus?.restoreRate || 50;
+  return Math.max(50, Math.ceil((missing / rate) * 1000));
+}
+
+/** The embedded-admin client throws where ours answers: its throttling errors, if this is one. */
+function libraryThrottleWaitMs(error: unknown): number | undefined {
+  if (error instanceof GraphqlQueryError) {
+    const graphQLErrors = (error.body?.errors as { graphQLErrors?: { extensions?: { code?: string } }[] } | undefined)
+      ?.graphQLErrors;
+    if (!graphQLErrors?.some((e) => e.extensions?.code === "THROTTLED")) return undefined;
+    return throttleWaitMs((error.body?.extensions as { cost?: CostExtension } | undefined)?.cost);
+  }
+  if (error instanceof HttpResponseError && error.response.code === 429) {
+    const retryAfter = (error.response as { retryAfter?: number }).retryAfter;
+    return retryAfter ? retryAfter * 1000 : 1000;
+  }
+  return undefined;
+}
+
+function notInstalled(cause?: unknown): ServiceError {
+  return new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop", { cause });
+}
+
+function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) return error;
+  // The embedded-admin client (authenticate.admin) throws HTTP failures as Responses. A 401 or a
+  // redirect is the library's re-authentication flow and must reach Remix untouched.
+  if (error instanceof Response) {
+    if (error.status === 401 || (error.status >= 300 && error.status < 400)) throw error;
+    return new ServiceError(
+      error.status === 429 ? "RATE_LIMITED" : "PLATFORM_UPSTREAM_ERROR",
+      `The platform answered HTTP ${error.status}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof HttpResponseError && error.response.code === 401) return notInstalled(error);
+  if (error instanceof DOMException && error.name === "TimeoutError") {
+    return new ServiceError("PLATFORM_UPSTREAM_ERROR", "The commerce platform did not answer in time; retry shortly", {
+      cause: error,
+    });
+  }
+  if (
+    error instanceof GraphqlQueryError ||
+    error instanceof HttpResponseError ||
+    error instanceof HttpRequestError ||
+    error instanceof SyntaxError ||
+    error instanceof TypeError
+  ) {
+    // fetch rejects with TypeError when the platform cannot be reached; SyntaxError is a body that is not JSON.
+    return new ServiceError("PLATFORM_UPSTREAM_ERROR", "The commerce platform failed to answer; retry shortly", {
+      cause: error,
+    });
+  }
+  return new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
+}

@@ -1,0 +1,66 @@
+import { jwtVerify, type JWTPayload } from "jose";
+import { getEnv } from "~/config/env.server";
+import { CUSTOMER_GID_PATTERN, SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
+import { ServiceError } from "~/lib/errors";
+import { issueDirectAccess, requireEntitledShop } from "./issue-direct-access.server";
+import type { DirectAccessGrant } from "./schemas";
+
+/**
+ * Customer account path: the extension's session token is the only identity; dest names the
+ * shop and sub the customer. Nothing from the body is read.
+ */
+export async function exchangeCustomerAccountSessionToken(request: Request): Promise<DirectAccessGrant> {
+  const sessionToken = await verifyCustomerAccountSessionToken(request);
+  const shop = shopFromDest(sessionToken.dest);
+  const customerGid = customerFromSub(sessionToken.sub);
+  await requireEntitledShop(shop, "customer-account");
+  return issueDirectAccess({ shop, customerGid, channel: "customer-account" });
+}
+
+/**
+ * Verified as the library verifies it (HS256 with the app secret, 10 s skew), plus the audience
+ * check the library skips. Not through authenticate.public.customerAccount: that throws bare
+ * 401/410 Responses an extension cannot read, and refuses any client whose User-Agent looks
+ * automated, which says nothing about a request that carries a signed token.
+ */
+async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTPayload> {
+  const header = request.headers.get("Authorization")?.trim();
+  if (!header) {
+    throw new ServiceError("AUTH_REQUIRED", "Send Authorization: Bearer <session token from shopify.sessionToken.get()>");
+  }
+  const { SHOPIFY_API_KEY, SHOPIFY_API_SECRET } = getEnv();
+  try {
+    const { payload } = await jwtVerify(header.replace(/^Bearer\s+/i, ""), new TextEncoder().encode(SHOPIFY_API_SECRET), {
+      algorithms: ["HS256"],
+      clockTolerance: 10,
+      audience: SHOPIFY_API_KEY,
+    });
+    return payload;
+  } catch (error) {
+    throw new ServiceError("INVALID_TOKEN", "The session token is malformed, expired or not signed for this app", {
+      cause: error,
+    });
+  }
+}
+
+/** dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it. */
+function shopFromDest(dest: unknown): string {
+  const shop = typeof dest === "string" ? dest.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/+$/, "") : "";
+  if (!SHOP_DOMAIN_PATTERN.test(shop)) throw new ServiceError("INVALID_TOKEN", "The session token does not name a shop");
+  return shop;
+}
+
+/**
+ * sub is present only for a logged-in customer (and only with protected customer data access).
+ * Anything but a customer GID, such as the staff user id of an Admin session token signed with
+ * the same secret, is refused rather than read as a customer.
+ */
+function customerFromSub(sub: unknown): string {
+  if (sub === undefined || sub === null || sub === "") {
+    throw new ServiceError("CUSTOMER_REQUIRED", "The customer must be logged in to use saved items");
+  }
+  if (typeof sub !== "string" || !CUSTOMER_GID_PATTERN.test(sub)) {
+    throw new ServiceError("INVALID_TOKEN", "The session token's subject is not a customer");
+  }
+  return sub;
+}

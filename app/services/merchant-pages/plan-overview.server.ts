@@ -1,0 +1,82 @@
+import { clock } from "~/lib/clock";
+import { CHANNELS, PLAN_KEYS, PLANS, type Channel, type Plan, type PlanKey } from "~/services/plans";
+import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
+import { pricingPlansUrl } from "~/services/billing/pricing-page";
+
+export const CHANNEL_LABELS: Record<Channel, string> = {
+  "online-store": "Online Store",
+  "customer-account": "Customer account",
+  headless: "Headless",
+};
+
+/** The cheapest plan that includes a channel, read from the plan table. */
+export function cheapestPlanWith(channel: Channel): Plan {
+  return PLAN_KEYS.map((key) => PLANS[key]).find((plan) => plan.channels.includes(channel)) ?? PLANS.scale;
+}
+
+export interface PlanDescription {
+  key: PlanKey;
+  name: string;
+  monthlyRequests: number;
+  maxBatchOperations: number;
+  channels: Channel[];
+  /** What the plan includes, in the merchant's words. */
+  features: string[];
+}
+
+export function describePlan(plan: Plan): PlanDescription {
+  return {
+    key: plan.key,
+    name: plan.name,
+    monthlyRequests: plan.monthlyRequests,
+    maxBatchOperations: plan.maxBatchOperations,
+    channels: [...plan.channels],
+    features: [
+      `${plan.monthlyRequests.toLocaleString("en-US")} requests a month`,
+      plan.maxBatchOperations === 0
+        ? "Batch requests: not included"
+        : `Batch requests of up to ${plan.maxBatchOperations} operations`,
+      `Channels: ${plan.channels.map((channel) => CHANNEL_LABELS[channel]).join(", ")}`,
+    ],
+  };
+}
+
+/**
+ * Home: the plan, this month's usage against its budget and when it resets, and the channels.
+ * Top saved products are left out on purpose: saved_at is not filterable on the platform, so
+ * ranking this month's saves means reading every save_item of the shop on each page load.
+ */
+export async function getHomeOverview(shop: string, plan: Plan) {
+  const now = clock.now();
+  const used = await monthlyUsage(shop, now);
+  return {
+    shop,
+    plan: describePlan(plan),
+    usage: {
+      period: usagePeriod(now),
+      used,
+      budget: plan.monthlyRequests,
+      percentUsed: Math.min(100, Math.round((used / plan.monthlyRequests) * 1000) / 10),
+      resetsAt: nextPeriodStart(now).toISOString(),
+    },
+    channels: CHANNELS.map((channel) => ({
+      channel,
+      label: CHANNEL_LABELS[channel],
+      enabled: plan.channels.includes(channel),
+      requiredPlan: cheapestPlanWith(channel).name,
+    })),
+  };
+}
+
+/** Plans: the four plans side by side, each with the change it would be from the current one. */
+export function getPlansOverview(shop: string, plan: Plan) {
+  const current = PLAN_KEYS.indexOf(plan.key);
+  return {
+    currentPlan: plan.key,
+    pricingPlansUrl: pricingPlansUrl(shop),
+    plans: PLAN_KEYS.map((key, index) => ({
+      ...describePlan(PLANS[key]),
+      change: index === current ? ("current" as const) : index > current ? ("upgrade" as const) : ("downgrade" as const),
+    })),
+  };
+}
