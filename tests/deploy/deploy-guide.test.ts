@@ -1,0 +1,75 @@
+// docs/deploy.md repeats a few facts the code owns (the plan table, the variables, the scopes); these
+// tests keep the copies equal to their sources.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "smol-toml";
+import { describe, expect, test } from "vitest";
+import { PLANS, PLAN_KEYS, type Channel } from "~/services/plans";
+import { normaliseScopes } from "./support/cli-config-schema";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+const guide = read("docs/deploy.md");
+const envExample = read(".env.example");
+const appToml = parse(read("shopify.app.toml")) as { access_scopes: { scopes: string } };
+
+/** The cells of the guide's table rows whose first cell is a `code` value, keyed by that value. */
+function tableRows(firstHeader: string): Map<string, string[]> {
+  const start = guide.indexOf(`| ${firstHeader} |`);
+  expect(start, `a table headed "${firstHeader}"`).toBeGreaterThanOrEqual(0);
+  const rows = new Map<string, string[]>();
+  for (const line of guide.slice(start).split("\n").slice(2)) {
+    if (!line.startsWith("|")) break;
+    const cells = line.split("|").slice(1, -1).map((cell) => cell.trim());
+    rows.set(cells[0]!.replace(/`/g, ""), cells.slice(1));
+  }
+  return rows;
+}
+
+/** Variables of .env.example, set (`KEY=`) or offered commented out (`# KEY=`). */
+function envExampleVariables(): Map<string, string | undefined> {
+  const variables = new Map<string, string | undefined>();
+  for (const line of envExample.split("\n")) {
+    const set = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line);
+    const offered = /^#\s*([A-Z][A-Z0-9_]*)=/.exec(line);
+    if (set) variables.set(set[1]!, set[2]);
+    else if (offered) variables.set(offered[1]!, undefined);
+  }
+  return variables;
+}
+
+describe("docs/deploy.md", () => {
+  test("lists the plans with the handles, budgets, batch sizes and channels of app/services/plans.ts", () => {
+    const channelNames: Record<string, Channel> = {
+      "Online Store": "online-store",
+      "Customer account": "customer-account",
+      Headless: "headless",
+    };
+    const rows = tableRows("Plan handle");
+    expect([...rows.keys()]).toEqual([...PLAN_KEYS]);
+    for (const key of PLAN_KEYS) {
+      const [name, requests, batch, channels] = rows.get(key)!;
+      const plan = PLANS[key];
+      expect(name).toBe(plan.name);
+      expect(Number(requests!.replace(/,/g, ""))).toBe(plan.monthlyRequests);
+      expect(batch === "not included" ? 0 : Number(/up to (\d+) operations/.exec(batch!)?.[1])).toBe(plan.maxBatchOperations);
+      expect(channels!.split(", ").map((channel) => channelNames[channel])).toEqual(plan.channels);
+    }
+  });
+
+  test("documents exactly the variables of .env.example", () => {
+    expect([...tableRows("Variable").keys()].sort()).toEqual([...envExampleVariables().keys()].sort());
+  });
+
+  test("gives the scopes of shopify.app.toml, as does .env.example", () => {
+    const scopes = normaliseScopes(appToml.access_scopes.scopes);
+    expect(tableRows("Key").get("access_scopes.scopes")![0]!.replace(/`/g, "")).toBe(scopes);
+    expect(normaliseScopes(envExampleVariables().get("SCOPES")!)).toBe(scopes);
+  });
+
+  test("keeps secrets out of .env.example", () => {
+    for (const secret of ["SHOPIFY_API_SECRET", "DIRECT_API_JWT_SECRET", "METRICS_TOKEN"]) {
+      expect(envExampleVariables().get(secret), secret).toBe("");
+    }
+  });
+});
