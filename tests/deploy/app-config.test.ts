@@ -112,9 +112,7 @@ describe("the app's default SCOPES", () => {
     expect(await defaultScopes()).toMatch(/^[a-z_]+(,[a-z_]+)*$/);
   });
 
-  // Expected to fail until app/config/env.server.ts defaults SCOPES to the toml's list
-  // ("read_metaobjects,write_app_proxy,write_metaobjects"); then make this a plain `test`.
-  test.fails("equal the scopes of shopify.app.toml", async () => {
+  test("equal the scopes of shopify.app.toml", async () => {
     expect(normaliseScopes(await defaultScopes())).toBe(normaliseScopes(app.access_scopes!.scopes!));
   });
 });
