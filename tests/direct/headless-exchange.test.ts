@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
+import { bumpShopVersion } from "~/lib/coordination/shop-version.server";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { DEMO_SHOP } from "../support/app";
 import {
@@ -219,6 +220,7 @@ describe("§4.2 rule 5: install and plan gates run before any upstream lookup", 
       async () => {
         await givenDirectShop();
         await db.shop.update({ where: { domain: DEMO_SHOP }, data: { uninstalledAt: new Date() } });
+        await bumpShopVersion(DEMO_SHOP); // as every writer of shop state does
       },
     ],
   ])("%s is SHOP_NOT_INSTALLED 403", async (name, arrange) => {

@@ -1,6 +1,9 @@
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
+import { bumpShopVersion } from "~/lib/coordination/shop-version.server";
+import { recordShopUninstalled } from "~/services/installs/shop-records.server";
+import { storeShopPlan } from "~/services/installs/shop-state.server";
 import { clock } from "~/lib/clock";
 import { DEMO_SHOP } from "../support/app";
 import {
@@ -154,11 +157,8 @@ describe("§4.3 Authorization on every direct operation route", () => {
 });
 
 describe("§4.3 install and plan state is re-checked on every operation", () => {
-  async function uninstall(shop: string) {
-    // What the app/uninstalled webhook does.
-    await db.session.deleteMany({ where: { shop } });
-    await db.shop.updateMany({ where: { domain: shop }, data: { uninstalledAt: new Date() } });
-  }
+  // What the app/uninstalled webhook does.
+  const uninstall = recordShopUninstalled;
 
   test.each(ROUTES)("/api/%s %s /%s: uninstalled after minting is SHOP_NOT_INSTALLED 403", async (namespace, method, name) => {
     const shop = await givenDirectShop();
@@ -173,6 +173,7 @@ describe("§4.3 install and plan state is re-checked on every operation", () => 
     const shop = await givenDirectShop();
     const token = await aServiceToken();
     await db.shop.update({ where: { domain: shop }, data: { uninstalledAt: new Date() } });
+    await bumpShopVersion(shop); // as every writer of shop state does
     expect((await call("headless", "POST", "save", { token })).body).toEqual(errorEnvelope("SHOP_NOT_INSTALLED"));
   });
 
@@ -190,7 +191,7 @@ describe("§4.3 install and plan state is re-checked on every operation", () => 
     const headless = await aServiceToken({ channel: "headless" });
     const customerAccount = await aServiceToken({ channel: "customer-account" });
 
-    await db.shop.update({ where: { domain: shop }, data: { plan: "pro" } });
+    await storeShopPlan(shop, "pro", new Date());
     expect(await call("headless", method, name, { token: headless })).toMatchObject({
       status: 403,
       body: errorEnvelope("CHANNEL_NOT_ENTITLED"),
@@ -198,7 +199,7 @@ describe("§4.3 install and plan state is re-checked on every operation", () => 
     // Pro still includes the customer-account channel.
     expect((await call("customer-account", method, name, { token: customerAccount })).status).toBe(passed(name));
 
-    await db.shop.update({ where: { domain: shop }, data: { plan: "starter" } });
+    await storeShopPlan(shop, "starter", new Date());
     expect(await call("customer-account", method, name, { token: customerAccount })).toMatchObject({
       status: 403,
       body: errorEnvelope("CHANNEL_NOT_ENTITLED"),

@@ -1,6 +1,6 @@
-import prisma from "~/db.server";
 import { authenticate } from "~/shopify.server";
-import { planFor, type Plan } from "~/services/plans";
+import { readShopPlan } from "~/services/installs/shop-state.server";
+import type { Plan } from "~/services/plans";
 import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 
 /**
@@ -21,10 +21,4 @@ export async function requireAdminShop(request: Request) {
     plan = await readShopPlan(shop);
   }
   return { ...context, shop, plan };
-}
-
-/** The plan on record, without asking the platform. */
-export async function readShopPlan(shop: string): Promise<Plan> {
-  const record = await prisma.shop.findUnique({ where: { domain: shop } });
-  return planFor(record?.plan ?? "free");
 }

@@ -1,7 +1,10 @@
-import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { readShopPlan, storeShopPlan as storePlanRecord } from "~/services/installs/shop-state.server";
 import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
+
+/** Records a plan read from the platform (or its webhook) now. */
+const storeShopPlan = (shop: string, key: PlanKey) => storePlanRecord(shop, key, clock.now());
 
 /**
  * The plan's source of truth is the shop's active app subscription (Shopify App Pricing, plan
@@ -69,17 +72,6 @@ export function planKeyNamed(value: string | null | undefined): PlanKey | undefi
   return PLAN_KEYS.find((key) => PLANS[key].name.toLowerCase() === normalised);
 }
 
-/** Stores the plan the platform reported; creates the shop record if the shop has none yet. */
-export async function storeShopPlan(shop: string, key: PlanKey): Promise<Plan> {
-  const planRefreshedAt = clock.now();
-  await prisma.shop.upsert({
-    where: { domain: shop },
-    create: { domain: shop, plan: key, planRefreshedAt },
-    update: { plan: key, planRefreshedAt },
-  });
-  return PLANS[key];
-}
-
 // Parent and child admin loaders run concurrently for one page load; they share one platform call.
 const inFlight = new Map<string, Promise<Plan>>();
 
@@ -124,8 +116,7 @@ export async function applySubscriptionPayload(shop: string, payload: Subscripti
   if (!key || !status) return undefined;
   if (status === "ACTIVE") return storeShopPlan(shop, key);
   if (ENDED_STATUSES.includes(status)) {
-    const record = await prisma.shop.findUnique({ where: { domain: shop } });
-    if (record?.plan === key) return storeShopPlan(shop, "free");
+    if ((await readShopPlan(shop)).key === key) return storeShopPlan(shop, "free");
   }
   return undefined;
 }

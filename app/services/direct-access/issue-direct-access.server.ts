@@ -7,7 +7,7 @@ import {
 import { ServiceError, type ErrorCode } from "~/lib/errors";
 import { assertChannelEntitled } from "~/services/plans";
 import { logUnexpectedLookupFailure } from "~/platform/platform-json.server";
-import { requireInstalledShopPlan } from "~/services/installs/shop-plan.server";
+import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import type { DirectAccessGrant } from "./schemas";
 
 /**

@@ -10,6 +10,7 @@ export async function recordShopInstalled(shop: string): Promise<void> {
     create: { domain: shop, installedAt: now },
     update: { uninstalledAt: null, installedAt: now },
   });
+  await forgetOfflineSession(shop);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ServiceError } from "~/lib/errors";
 import { assertChannelEntitled, type Plan } from "~/services/plans";
-import { requireInstalledShopPlan } from "~/services/installs/shop-plan.server";
+import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";

@@ -1,0 +1,77 @@
+import prisma from "~/db.server";
+import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
+import { ServiceError } from "~/lib/errors";
+import { registerProcessCache } from "~/lib/process-caches.server";
+import { planFor, type Plan, type PlanKey } from "~/services/plans";
+
+interface ShopState {
+  plan: Plan;
+  /** False when there is no record yet or the shop is marked uninstalled. */
+  installed: boolean;
+  recorded: boolean;
+}
+
+interface CachedState {
+  state: ShopState;
+  version: number;
+  loadedAtMs: number;
+}
+
+/** A backstop for what the shop version does not cover; changes are seen at once through it. */
+const CACHE_TTL_MS = 60_000;
+const MAX_CACHED_SHOPS = 10_000;
+
+const cache = new Map<string, CachedState>();
+registerProcessCache(() => cache.clear());
+
+/**
+ * The shop's plan and install state from its local record, which the billing refresh and the
+ * install webhooks keep up to date, so the hot path never calls the billing API. Cached per
+ * process and checked against the shop version on every request, so an uninstall or a plan
+ * change made through any instance takes effect at once everywhere.
+ */
+async function readShopState(shop: string): Promise<ShopState> {
+  const version = await readShopVersion(shop);
+  const nowMs = Date.now();
+  const cached = cache.get(shop);
+  if (cached && cached.version === version && nowMs - cached.loadedAtMs <= CACHE_TTL_MS) return cached.state;
+  const record = await prisma.shop.findUnique({ where: { domain: shop } });
+  const state = {
+    plan: planFor(record?.plan ?? "free"),
+    installed: Boolean(record && !record.uninstalledAt),
+    recorded: Boolean(record),
+  };
+  cache.delete(shop);
+  if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
+  cache.set(shop, { state, version, loadedAtMs: nowMs });
+  return state;
+}
+
+/**
+ * The installed shop's plan. A shop with an offline session but no record yet (installed before
+ * its first request reached us) starts on Free; its record is created then.
+ */
+export async function requireInstalledShopPlan(shop: string): Promise<Plan> {
+  const state = await readShopState(shop);
+  if (state.installed) return state.plan;
+  if (state.recorded) throw new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop");
+  await prisma.shop.upsert({ where: { domain: shop }, create: { domain: shop }, update: {} });
+  await bumpShopVersion(shop);
+  return requireInstalledShopPlan(shop);
+}
+
+/** The plan on record, without asking the platform (Free without a record). */
+export async function readShopPlan(shop: string): Promise<Plan> {
+  return (await readShopState(shop)).plan;
+}
+
+/** Stores the plan the platform reported; creates the shop record if the shop has none yet. */
+export async function storeShopPlan(shop: string, key: PlanKey, refreshedAt: Date): Promise<Plan> {
+  await prisma.shop.upsert({
+    where: { domain: shop },
+    create: { domain: shop, plan: key, planRefreshedAt: refreshedAt },
+    update: { plan: key, planRefreshedAt: refreshedAt },
+  });
+  await bumpShopVersion(shop);
+  return planFor(key);
+}
