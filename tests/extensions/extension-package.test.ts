@@ -5,7 +5,7 @@ import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
 import { PAGE_EXTENSION_HANDLE, PAGE_EXTENSION_URL } from "../../extensions/saved-items-account/src/lib/constants";
 import { errorMessageKey } from "../../extensions/saved-items-account/src/lib/error-messages";
-import { SavedItemsError } from "../../extensions/saved-items-account/src/lib/errors";
+import { SavedItemsError } from "../../extensions/shared/errors";
 
 const ROOT = path.resolve(__dirname, "../../extensions/saved-items-account");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
