@@ -1,5 +1,4 @@
 import { BAD_RESPONSE, NETWORK_ERROR, SavedItemsError } from "./errors";
-import type { ErrorBody } from "./wire";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -15,7 +14,7 @@ export async function requestEnvelope(fetch: FetchLike, url: string, init: Reque
   try {
     response = await fetch(url, init);
   } catch (error) {
-    throw new SavedItemsError(NETWORK_ERROR, `The app could not be reached: ${error}`, 0, true);
+    throw new SavedItemsError(NETWORK_ERROR, `No answer: ${error}`, 0, true);
   }
   let body: unknown;
   try {
@@ -26,30 +25,21 @@ export async function requestEnvelope(fetch: FetchLike, url: string, init: Reque
   if (isRecord(body) && body.ok === true && "data" in body) return body.data;
   const status = response.status;
   const retryAfterMs = parseRetryAfter(response.headers.get("Retry-After"), Date.now());
-  if (isRecord(body) && body.ok === false && isErrorBody(body.error)) {
-    const { code, message, retryable } = body.error;
-    throw new SavedItemsError(code, message, status, retryable, retryAfterMs);
+  const error = isRecord(body) && body.ok === false ? body.error : undefined;
+  if (isRecord(error) && typeof error.code === "string" && typeof error.retryable === "boolean") {
+    throw new SavedItemsError(error.code, String(error.message), status, error.retryable, retryAfterMs);
   }
-  throw new SavedItemsError(BAD_RESPONSE, `HTTP ${status} without the JSON envelope`, status, status >= 500, retryAfterMs);
+  throw new SavedItemsError(BAD_RESPONSE, `HTTP ${status} without the envelope`, status, status >= 500, retryAfterMs);
 }
 
 /** Retry-After in delay-seconds or as an HTTP date, in milliseconds from `now`; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  const text = value?.trim() ?? "";
+  const text = (value || "").trim();
   // An HTTP date names its weekday; anything else that is not a whole number is unreadable.
   const at = /^\d+$/.test(text) ? now + Number(text) * 1000 : /[a-z]/i.test(text) ? Date.parse(text) : NaN;
   return at >= 0 ? Math.max(0, at - now) : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isErrorBody(value: unknown): value is ErrorBody {
-  return (
-    isRecord(value) &&
-    typeof value.code === "string" &&
-    typeof value.message === "string" &&
-    typeof value.retryable === "boolean"
-  );
+  return typeof value === "object" && value !== null;
 }

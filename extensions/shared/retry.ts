@@ -35,10 +35,9 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 /** How long to wait before repeating after `error` on attempt `attempt`, or undefined to give up. */
 export function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random: () => number): number | undefined {
   if (!(error instanceof SavedItemsError) || !error.retryable || attempt >= policy.maxAttempts) return undefined;
-  const backoff = backoffDelay(attempt, policy, random);
-  const asked = error.retryAfterMs;
-  if (asked === undefined) return backoff;
-  return asked <= policy.maxDelayMs ? Math.max(asked, backoff) : undefined;
+  // The backoff never exceeds maxDelayMs, so only a longer Retry-After can.
+  const delay = Math.max(error.retryAfterMs || 0, backoffDelay(attempt, policy, random));
+  return delay <= policy.maxDelayMs ? delay : undefined;
 }
 
 export async function withRetry<T>(

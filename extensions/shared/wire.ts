@@ -48,9 +48,3 @@ export interface DirectAccessGrant {
 export interface BatchResult {
   results: ({ ok: true; result: SaveOperationResult } | { ok: false; code: string; retryable: boolean })[];
 }
-
-export interface ErrorBody {
-  code: string;
-  message: string;
-  retryable: boolean;
-}
