@@ -1,47 +1,22 @@
 // @vitest-environment happy-dom
 // The customer-account extensions as a customer sees them: SavedItemsPage and ProfileBlock rendered
 // by Preact into happy-dom's document, with a fake `shopify` global (translations from the
-// extension's own locale file) and a scripted service behind fetch. The platform's s-* elements are
+// extension's own locale file; a missing key fails the test) and a scripted service behind fetch. The platform's s-* elements are
 // plain custom elements here, so what is asserted is their text, headings and labels.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { render } from "preact";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { installFakePlatform, type FakePlatform } from "./fake-platform";
 import { APP, EXCHANGE, FakeService, LIST, REMOVE, fail, grant, ok } from "./fakes";
 
-const EXTENSION = path.resolve(__dirname, "../../extensions/saved-items-account");
-const strings = JSON.parse(readFileSync(path.join(EXTENSION, "locales/en.default.json"), "utf8")) as Record<string, unknown>;
-
-/** The platform's translate over en.default.json: {{placeholders}}, and one/other by count. */
-function translate(key: string, options: Record<string, unknown> = {}): string {
-  let entry = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], strings);
-  if (entry && typeof entry === "object") entry = (entry as Record<string, string>)[options.count === 1 ? "one" : "other"];
-  if (typeof entry !== "string") throw new Error(`no translation for ${key}`);
-  return entry.replace(/{{(\w+)}}/g, (_, name: string) => String(options[name]));
-}
-
 let service: FakeService;
-let toasts: string[];
-
-function installPlatform(settings: Record<string, unknown> = {}) {
-  toasts = [];
-  vi.stubGlobal("shopify", {
-    i18n: {
-      translate,
-      formatDate: (date: Date, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" }).format(date),
-    },
-    settings: { value: settings },
-    sessionToken: { get: async () => "session-token" },
-    toast: { show: async (message: string) => void toasts.push(message) },
-  });
-}
+let platform: FakePlatform;
 
 beforeEach(() => {
   service = new FakeService();
   service.on(EXCHANGE, () => grant(Date.now()));
   vi.stubGlobal("fetch", service.fetch);
   vi.stubEnv("SAVED_ITEMS_APP_URL", APP);
-  installPlatform();
+  platform = installFakePlatform();
 });
 
 afterEach(() => {
@@ -110,7 +85,7 @@ describe("SavedItemsPage", () => {
   });
 
   test("the merchant's list name setting picks the list", async () => {
-    installPlatform({ list_context: "gifts" });
+    installFakePlatform({ list_context: "gifts" });
     service.on(LIST, () => listOf([]));
     await showPage();
     await eventually(() => expect(service.to(LIST)).toHaveLength(1));
@@ -187,7 +162,7 @@ describe("SavedItemsPage", () => {
 
     (all("s-button")[0] as HTMLElement).click();
     await eventually(() => expect(rowTitles()).toEqual(["Scarf"]));
-    expect(toasts).toEqual(["Removed from saved items"]);
+    expect(platform.toasts).toEqual(["Removed from saved items"]);
     expect(service.to(REMOVE)[0]!.body).toEqual({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" });
   });
 
@@ -201,7 +176,7 @@ describe("SavedItemsPage", () => {
     await eventually(() => expect(banner()?.getAttribute("heading")).toBe("That item couldn't be removed"));
     expect(text()).toContain("Something went wrong. Please reload the page.");
     expect(rowTitles()).toEqual(["Boots"]);
-    expect(toasts).toEqual([]);
+    expect(platform.toasts).toEqual([]);
   });
 
   test("removing the last shown item loads the next page rather than showing 'empty'", async () => {
