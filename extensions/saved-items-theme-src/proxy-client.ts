@@ -7,8 +7,9 @@ type ProxyOperation = "save" | "remove" | "batch" | "list";
 
 /**
  * One call to the app proxy with the shared client's envelope parsing and retry rules. Resolves
- * to the envelope's data; rejects with a SavedItemsError. Only idempotent outcomes are retried
- * (a repeated save answers DUPLICATE_SAVE, which callers take as success).
+ * to the envelope's data; rejects with a SavedItemsError. Repeating a write whose answer was lost
+ * is safe: a repeated save answers DUPLICATE_SAVE and a repeated remove succeeds, and callers
+ * take both as done.
  */
 export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, input: object): Promise<T> {
   const read = operation === "list";
