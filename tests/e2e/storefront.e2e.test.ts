@@ -83,14 +83,23 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     return envelope.data.items;
   }
 
-  function recordProxyCalls(): { calls: string[]; stop: () => void } {
+  /** The storefront's app proxy requests (/apps/saved-items/*) the page makes until stop(). */
+  function recordProxyCalls(tab: Page = page): { calls: string[]; stop: () => void } {
     const calls: string[] = [];
     const listener = (request: Request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith("/apps/saved-items/")) calls.push(`${request.method()} ${url.pathname.replace("/apps/saved-items/api/", "")}`);
     };
-    page.on("request", listener);
-    return { calls, stop: () => page.off("request", listener) };
+    tab.on("request", listener);
+    return { calls, stop: () => tab.off("request", listener) };
+  }
+
+  /** A write made elsewhere (another device, a headless client): straight to the app, as the proxy would forward it. */
+  async function proxyCall(customerId: string, operation: string, body: unknown, shop = "demo.myshopify.com") {
+    const url = signedProxyUrl(sandbox.url, `/proxy/api/${operation}`, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop, customerId });
+    const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    return response.json();
   }
 
   test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown", async () => {
@@ -138,11 +147,11 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
     expect(await saveButton().getAttribute("aria-pressed")).toBe("true");
 
-    // One /list read for all the hearts on the page, not one request per card.
+    // The hearts render from the saved state this session already read: no request at all.
     const proxy = recordProxyCalls();
     await open("/collections/all");
     proxy.stop();
-    expect(proxy.calls).toEqual(["GET list"]);
+    expect(proxy.calls).toEqual([]);
     expect(await page.locator(".si-heart").count()).toBe(5);
     expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("true");
     expect(await heart("linen-shirt").getAttribute("aria-pressed")).toBe("true");
@@ -276,15 +285,12 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await shot("6-guest-saved-items");
 
     // The wallet is already in 2001's list (saved elsewhere): merging it answers DUPLICATE_SAVE.
-    const presave = await fetch(
-      signedProxyUrl(sandbox.url, "/proxy/api/save", SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop: "free-demo.myshopify.com", customerId: "2001" }),
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/8105", source: "elsewhere" }),
-      },
+    await proxyCall(
+      "2001",
+      "save",
+      { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/8105", source: "elsewhere" },
+      "free-demo.myshopify.com",
     );
-    expect(presave.status).toBe(200);
 
     const proxy = recordProxyCalls();
     await page.goto("/account/login?customer=2001&return_url=/pages/saved-items");
@@ -305,5 +311,182 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await expect.poll(() => saveStatus().textContent()).toBe("Ajouté à votre liste.");
     await saveButton().click();
     await expect.poll(() => saveStatus().textContent()).toBe("Retiré de votre liste.");
+  });
+
+  // The saved state a session keeps in localStorage (extensions/saved-items-theme-src/saved-state.ts).
+  const STATE_KEY = "saved-items:state:demo.myshopify.com";
+  const TEN_MINUTES = 10 * 60 * 1000;
+  type StoredState = { customer: string; lists: Record<string, { readAt: number; items: Record<string, string> }> };
+  const storedState = (tab: Page = page) =>
+    tab.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "null"), STATE_KEY) as Promise<StoredState | null>;
+  /** Ages the stored list as if it had been read `ms` ago: the clock the TTL reads is simulated by moving readAt. */
+  const ageStoredList = (ms: number) =>
+    page.evaluate(
+      ([key, ms]) => {
+        const state = JSON.parse(localStorage.getItem(key as string)!);
+        state.lists.wishlist.readAt = Date.now() - (ms as number);
+        localStorage.setItem(key as string, JSON.stringify(state));
+      },
+      [STATE_KEY, ms] as const,
+    );
+  const pressedHearts = () => page.locator('.si-heart[aria-pressed="true"]').count();
+  const product = (id: number, handle: string) => ({ entityType: "product", entityGid: `gid://shopify/Product/${id}`, snapshot: { title: handle, handle } });
+  const variant = (id: number) => ({ entityType: "variant", entityGid: `gid://shopify/ProductVariant/${id}` });
+  /** Customer 1002's list of ten: every catalog product and five variants. */
+  const TEN_ITEMS = [
+    product(8101, "linen-shirt"),
+    product(8102, "canvas-tote"),
+    product(8103, "wool-beanie"),
+    product(8104, "ceramic-mug"),
+    product(8105, "leather-wallet"),
+    ...[91011, 91012, 91013, 91031, 91032].map(variant),
+  ];
+
+  test("a logged-in session of 20 product and collection page views over a list of 10 reads the list once", async () => {
+    const saved = await proxyCall("1002", "batch", {
+      operations: TEN_ITEMS.map((item) => ({ action: "save", context: "wishlist", source: "elsewhere", ...item })),
+    });
+    expect(saved.data.succeeded).toBe(10);
+    await page.goto("/account/login?shop=demo.myshopify.com&return_url=/collections/all");
+    expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
+
+    const proxy = recordProxyCalls();
+    const views = [
+      "/account/login?customer=1002&return_url=/collections/all",
+      "/products/linen-shirt",
+      "/collections/accessories",
+      "/products/canvas-tote",
+      "/products/wool-beanie",
+      "/collections/all",
+      "/products/ceramic-mug",
+      "/products/leather-wallet",
+      "/collections/accessories",
+      "/products/linen-shirt?s.save_target=variant&variant=91013",
+      "/collections/all",
+      "/products/wool-beanie?s.save_target=variant&variant=91032",
+      "/products/canvas-tote",
+      "/collections/accessories",
+      "/products/linen-shirt?s.save_target=variant&variant=91011",
+      "/collections/all",
+      "/products/ceramic-mug",
+      "/collections/accessories",
+      "/products/leather-wallet",
+      "/collections/all",
+    ];
+    for (const [index, url] of views.entries()) {
+      await page.goto(url, { waitUntil: "domcontentloaded" });
+      // Rendered from the stored state as the page loads: no waiting for an answer (the first view
+      // has nothing stored yet, so it waits for its one read).
+      if (index === 0) await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+      if (url.startsWith("/products/")) expect(await saveButton().getAttribute("aria-pressed"), url).toBe("true");
+      else expect(await pressedHearts(), url).toBe(await page.locator(".si-heart").count());
+    }
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    proxy.stop();
+    console.log(`20 page views, ${proxy.calls.length} proxy request(s): ${JSON.stringify(proxy.calls)}`);
+    expect(proxy.calls.length).toBeLessThanOrEqual(2);
+    expect(proxy.calls).toEqual(["GET list"]);
+    const state = await storedState();
+    expect(state?.customer).toBe("1002");
+    expect(Object.keys(state!.lists.wishlist!.items).sort()).toEqual(TEN_ITEMS.map((item) => item.entityGid).sort());
+    expect(await pressedHearts()).toBe(5);
+    await shot("8-session-of-20-views");
+  });
+
+  test("a save in one tab shows in a second tab at once, with no read from the server there", async () => {
+    await proxyCall("1002", "remove", { context: "wishlist", ...product(8102, "canvas-tote") });
+    await ageStoredList(TEN_MINUTES + 1); // the next view re-reads: 1002's list without the tote
+    await open("/products/canvas-tote");
+    expect(await saveButton().getAttribute("aria-pressed")).toBe("false");
+    const second = await context.newPage();
+    try {
+      await second.goto("/collections/all");
+      await second.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+      const tote = second.locator('li.product-card:has(a[href="/products/canvas-tote"]) .si-heart');
+      expect(await tote.getAttribute("aria-pressed")).toBe("false");
+      const secondCalls = recordProxyCalls(second);
+
+      await saveButton().click();
+      await expect.poll(() => saveStatus().textContent()).toBe("Saved to your list.");
+      await expect.poll(() => tote.getAttribute("aria-pressed")).toBe("true");
+      await second.screenshot({ path: path.join(ARTIFACTS, "storefront-9-second-tab.png"), fullPage: true });
+
+      // And back: removing with the heart in the second tab unpresses the first tab's button.
+      await tote.click();
+      await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("false");
+      secondCalls.stop();
+      expect(secondCalls.calls).toEqual(["POST remove"]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test("logging out shows no customer's state; logging in as another customer shows only theirs", async () => {
+    await proxyCall("1001", "save", { context: "wishlist", source: "elsewhere", ...product(8105, "leather-wallet") });
+    await page.goto("/account/logout?return_url=/collections/all");
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    expect(await page.locator("[data-si=cards]").getAttribute("data-customer")).toBe("");
+    expect(await pressedHearts()).toBe(0);
+    expect(await storedState()).toBeNull(); // 1002's state is gone from this device, not only hidden
+    await open("/products/linen-shirt");
+    expect(await saveButton().getAttribute("aria-pressed")).toBe("false");
+    await shot("10-logged-out");
+
+    const proxy = recordProxyCalls();
+    await page.goto("/account/login?customer=1001&return_url=/collections/all");
+    await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+    proxy.stop();
+    expect(proxy.calls).toEqual(["GET list"]);
+    expect(await pressedHearts()).toBe(1);
+    expect(await heart("leather-wallet").getAttribute("aria-pressed")).toBe("true");
+    expect((await storedState())?.customer).toBe("1001");
+    await shot("11-other-customer");
+  });
+
+  test("the stored state is re-read after 10 minutes, not before; a contradicting answer corrects it", async () => {
+    // Saved elsewhere while this session's state is fresh: not seen until the state is 10 minutes old.
+    await proxyCall("1001", "save", { context: "wishlist", source: "elsewhere", ...product(8103, "wool-beanie") });
+    await ageStoredList(TEN_MINUTES - 60_000);
+    let proxy = recordProxyCalls();
+    await open("/collections/all");
+    proxy.stop();
+    expect(proxy.calls).toEqual([]);
+    expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("false");
+
+    // Saving it from the stale state: the service answers DUPLICATE_SAVE, which confirms it saved.
+    await heart("wool-beanie").click();
+    await expect.poll(() => page.locator("[data-si=cards] [role=status]").textContent()).toBe("Saved to your list.");
+    expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("true");
+    expect((await storedState())!.lists.wishlist!.items).toHaveProperty(["gid://shopify/Product/8103"], "wool-beanie");
+
+    // Removed elsewhere, then removed here: an ITEM_NOT_FOUND answer confirms it gone too.
+    await page.route("**/apps/saved-items/api/remove", (route) =>
+      route.fulfill({
+        status: 404,
+        contentType: "application/json",
+        body: JSON.stringify({ ok: false, error: { code: "ITEM_NOT_FOUND", message: "No such item", retryable: false } }),
+      }),
+    );
+    await heart("leather-wallet").click();
+    await expect.poll(() => page.locator("[data-si=cards] [role=status]").textContent()).toBe("Removed from your list.");
+    await page.unroute("**/apps/saved-items/api/remove");
+    expect(await heart("leather-wallet").getAttribute("aria-pressed")).toBe("false");
+    expect((await storedState())!.lists.wishlist!.items).not.toHaveProperty(["gid://shopify/Product/8105"]);
+
+    // Ten minutes on, the next view reads the list again, sees what was saved elsewhere, and stores it afresh.
+    await proxyCall("1001", "save", { context: "wishlist", source: "elsewhere", ...product(8102, "canvas-tote") });
+    await ageStoredList(TEN_MINUTES + 1);
+    proxy = recordProxyCalls();
+    const before = Date.now();
+    await open("/collections/all");
+    await open("/collections/accessories");
+    proxy.stop();
+    expect(proxy.calls).toEqual(["GET list"]);
+    expect(await heart("canvas-tote").getAttribute("aria-pressed")).toBe("true");
+    expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("true");
+    // The wallet is still saved on the server (the 404 was simulated): the re-read brings it back.
+    expect(await heart("leather-wallet").getAttribute("aria-pressed")).toBe("true");
+    expect((await storedState())!.lists.wishlist!.readAt).toBeGreaterThanOrEqual(before);
+    await shot("12-re-read-after-ttl");
   });
 });

@@ -1,14 +1,16 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+// @vitest-environment happy-dom
+// The customer-account extensions as a package: their configuration (checked as data: what the
+// platform does with a handle, target or capability can only be seen on the platform), and their
+// bundle, built as the platform's CLI builds it and run. What the UI shows, with every string it
+// translates, is tests/extensions/account-ui.test.ts.
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { parse } from "smol-toml";
-import { describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { PAGE_EXTENSION_HANDLE, PAGE_EXTENSION_URL } from "../../extensions/saved-items-account/src/lib/constants";
-import { errorMessageKey } from "../../extensions/saved-items-account/src/lib/error-messages";
-import { SavedItemsError } from "../../extensions/saved-items-account/src/lib/errors";
-
-const ROOT = path.resolve(__dirname, "../../extensions/saved-items-account");
-const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+import { EXTENSION_DIR as ROOT, installFakePlatform } from "./fake-platform";
+import { EXCHANGE, FakeService, LIST, grant, ok, page } from "./fakes";
 
 interface ExtensionToml {
   api_version: string;
@@ -22,7 +24,7 @@ interface ExtensionToml {
   }[];
 }
 
-const toml = parse(read("shopify.extension.toml")) as unknown as ExtensionToml;
+const toml = parse(readFileSync(path.join(ROOT, "shopify.extension.toml"), "utf8")) as unknown as ExtensionToml;
 
 describe("shopify.extension.toml", () => {
   test("declares the full page and the profile block as two UI extensions (a full page cannot share an extension)", () => {
@@ -48,61 +50,79 @@ describe("shopify.extension.toml", () => {
     }
   });
 
-  test("the profile block links to the page extension's handle", () => {
+  test("the profile block's link (extension://saved-items-page, rendered in account-ui.test.ts) names the page extension's handle", () => {
     expect(PAGE_EXTENSION_HANDLE).toBe(toml.extensions[0]!.handle);
-    expect(PAGE_EXTENSION_URL).toBe("extension://saved-items-page");
-    expect(read("src/ProfileBlock.tsx")).toContain("href={PAGE_EXTENSION_URL}");
+    expect(PAGE_EXTENSION_URL).toBe(`extension://${toml.extensions[0]!.handle}`);
   });
 });
 
-describe("the bundle (as Shopify CLI builds it: esbuild, automatic JSX, process.env.* defined)", () => {
-  async function bundle(module: string, define: Record<string, string> = {}) {
-    const result = await build({
-      entryPoints: [path.join(ROOT, module)],
-      bundle: true,
-      format: "esm",
-      target: "es2020",
-      jsx: "automatic",
-      write: false,
-      minify: false,
-      logLevel: "silent",
-      define: { "process.env.NODE_ENV": JSON.stringify("production"), ...define },
-    });
-    return result.outputFiles[0]!.text;
-  }
+/**
+ * The bundle as Shopify CLI (3.94) builds a UI extension: esbuild from a generated entry that
+ * imports each target's module and registers it with shopify.extend, bundled from the extension's
+ * folder (imports outside it, such as extensions/shared, included), automatic JSX, ES6, minified,
+ * every identifier-named variable of the CLI's environment and the app's .env defined as
+ * process.env.<NAME>. The bundle is then run as the platform runs it: a script in a page that has a
+ * `shopify` global and no `process`.
+ */
+async function cliBundle(target: string, module: string, env: Record<string, string>): Promise<string> {
+  const define = Object.fromEntries(
+    Object.entries({ NODE_ENV: "production", ...env }).map(([name, value]) => [`process.env.${name}`, JSON.stringify(value)]),
+  );
+  const result = await build({
+    stdin: {
+      contents: `import Target_0 from '${module}';shopify.extend('${target}', (...args) => Target_0(...args));`,
+      resolveDir: ROOT,
+      loader: "tsx",
+    },
+    bundle: true,
+    define,
+    jsx: "automatic",
+    loader: { ".esnext": "ts", ".js": "jsx" },
+    legalComments: "none",
+    minify: true,
+    target: "es6",
+    resolveExtensions: [".tsx", ".ts", ".js", ".json", ".esnext", ".mjs", ".ejs"],
+    write: false,
+    logLevel: "silent",
+  });
+  return result.outputFiles[0]!.text;
+}
 
-  test.each(toml.extensions.map((extension) => extension.targeting[0]!.module))(
-    "%s builds, with the app URL from SAVED_ITEMS_APP_URL inlined",
-    async (module) => {
-      const code = await bundle(module, { "process.env.SAVED_ITEMS_APP_URL": JSON.stringify("https://saved-items.example") });
-      expect(code).toContain('"https://saved-items.example"');
-      expect(code).not.toContain("process.env.SAVED_ITEMS_APP_URL");
-      expect(code).toMatch(/export\s*\{[^}]*as default/);
-      // Preact, not React, renders the s-* elements.
-      expect(code).not.toMatch(/from\s*["']react/);
+/** Runs the bundle with `process` out of reach, then the target the bundle registered. */
+async function runBundle(code: string, target: string): Promise<void> {
+  const platform = installFakePlatform();
+  new Function("process", code)(undefined);
+  expect([...platform.targets.keys()]).toEqual([target]);
+  await platform.targets.get(target)!();
+}
+
+describe("the bundle, built as the CLI builds it and run as the platform runs it", () => {
+  let service: FakeService;
+  beforeEach(() => {
+    service = new FakeService().on(EXCHANGE, () => grant(Date.now())).on(LIST, ok(page(["1", "2"])));
+    vi.stubGlobal("fetch", service.fetch);
+  });
+  afterEach(() => {
+    // Each bundle carries its own Preact, which marks the body it rendered into: a fresh body per run.
+    document.documentElement.replaceChild(document.createElement("body"), document.body);
+    vi.unstubAllGlobals();
+  });
+
+  test.each(toml.extensions.map((extension) => [extension.targeting[0]!.target, extension.targeting[0]!.module] as const))(
+    "%s: calls the app at the URL SAVED_ITEMS_APP_URL had at build time, and renders what it answered",
+    async (target, module) => {
+      await runBundle(await cliBundle(target, module, { SAVED_ITEMS_APP_URL: "https://saved-items.example" }), target);
+      await vi.waitFor(() => expect(service.to(LIST)).toHaveLength(1));
+      expect(service.requests.map((request) => request.url.origin)).toEqual(["https://saved-items.example", "https://saved-items.example"]);
+      await vi.waitFor(() => expect(document.body.textContent).toMatch(/Product 1|2 saved items/));
     },
   );
 
-  test("without the variable it still builds and reads it guarded (no ReferenceError at run time)", async () => {
-    const code = await bundle("src/SavedItemsPage.tsx");
-    expect(code).toMatch(/try\s*\{\s*return process\.env\.SAVED_ITEMS_APP_URL;?\s*\}\s*catch/);
-  });
-});
-
-describe("locales/en.default.json", () => {
-  const strings = JSON.parse(read("locales/en.default.json")) as Record<string, unknown>;
-  const lookup = (key: string) => key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], strings);
-
-  test("has every key the UI translates", () => {
-    const sources = readdirSync(path.join(ROOT, "src"))
-      .filter((file) => file.endsWith(".tsx"))
-      .map((file) => read(path.join("src", file)));
-    const keys = new Set(sources.flatMap((source) => [...source.matchAll(/\bt\("([\w.]+)"/g)].map((match) => match[1]!)));
-    for (const code of ["CUSTOMER_REQUIRED", "CHANNEL_NOT_ENTITLED", "APP_URL_NOT_CONFIGURED", "RATE_LIMITED", "ITEM_NOT_FOUND"]) {
-      for (const retryable of [true, false]) keys.add(errorMessageKey(new SavedItemsError(code, "", 500, retryable)));
-    }
-    keys.add(errorMessageKey(null));
-    expect(keys.size).toBeGreaterThan(10);
-    for (const key of keys) expect(lookup(key), key).toBeDefined();
+  test("built without SAVED_ITEMS_APP_URL it still runs (no ReferenceError on `process`), says it is not set up and calls nothing", async () => {
+    const { target, module } = toml.extensions[0]!.targeting[0]!;
+    await runBundle(await cliBundle(target, module, {}), target);
+    expect(document.body.textContent).toContain("Saved items isn't set up yet.");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(service.requests).toEqual([]);
   });
 });

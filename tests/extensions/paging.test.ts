@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from "vitest";
-import { SavedItemsError } from "../../extensions/saved-items-account/src/lib/errors";
+import { SavedItemsError } from "../../extensions/shared/errors";
 import {
   INITIAL_PAGER_STATE,
   appendPage,
@@ -8,7 +8,7 @@ import {
   isEmpty,
   type PagerState,
 } from "../../extensions/saved-items-account/src/lib/paging";
-import type { ListResult } from "../../extensions/saved-items-account/src/lib/wire";
+import type { ListResult } from "../../extensions/shared/wire";
 import { deferred, page } from "./fakes";
 
 function scripted(...answers: (ListResult | Error | Promise<ListResult>)[]) {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { SavedItemsError } from "../../extensions/saved-items-account/src/lib/errors";
+import { SavedItemsError } from "../../extensions/shared/errors";
 import { createSavedItemsClient } from "../../extensions/saved-items-account/src/lib/service-client";
 import { TOKEN_REFRESH_MARGIN_MS } from "../../extensions/saved-items-account/src/lib/service-token";
 import {

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, test } from "vitest";
 import type {
+  BatchResult as ServiceBatchResult,
   ListResult as ServiceListResult,
   SaveOperationResult as ServiceSaveOperationResult,
 } from "~/services/saved-items/schemas";
@@ -7,9 +8,9 @@ import type { DirectAccessGrant as ServiceGrant } from "~/services/direct-access
 import { normaliseAppUrl } from "../../extensions/saved-items-account/src/lib/app-url";
 import { listContextFrom } from "../../extensions/saved-items-account/src/lib/constants";
 import { errorMessageKey } from "../../extensions/saved-items-account/src/lib/error-messages";
-import { SavedItemsError } from "../../extensions/saved-items-account/src/lib/errors";
+import { SavedItemsError } from "../../extensions/shared/errors";
 import { fallbackTitle, itemView } from "../../extensions/saved-items-account/src/lib/snapshot";
-import type { DirectAccessGrant, ListResult, SaveOperationResult } from "../../extensions/saved-items-account/src/lib/wire";
+import type { BatchResult, DirectAccessGrant, ListResult, SaveOperationResult } from "../../extensions/shared/wire";
 
 const item = (snapshot?: unknown, entityGid = "gid://shopify/Product/42") => ({
   id: "gid://shopify/Metaobject/1",
@@ -83,8 +84,9 @@ describe("error messages", () => {
   });
 });
 
-describe("the extension's wire types", () => {
+describe("the clients' wire types", () => {
   test("accept what the service's own types describe (checked by tsc)", () => {
+    expectTypeOf<ServiceBatchResult>().toExtend<BatchResult>();
     expectTypeOf<ServiceListResult>().toExtend<ListResult>();
     expectTypeOf<ServiceSaveOperationResult>().toExtend<SaveOperationResult>();
     expectTypeOf<ServiceGrant>().toExtend<DirectAccessGrant>();

@@ -32,7 +32,9 @@ describe("theme blocks rendered with liquidjs", () => {
         expect(html).not.toContain("translation missing");
         expect(attribute(html, "data-customer")).toBe(customer ? "1001" : "");
         expect(attribute(html, "data-login-url")).toBe("/account/login");
-        expect(attribute(html, "data-proxy")).toBe("apps/saved-items");
+        expect(attribute(html, "data-shop")).toBe("demo.myshopify.com");
+        expect(attribute(html, "data-root")).toBe("/");
+        expect(attribute(html, "data-api")).toBe("/apps/saved-items/api/");
         expect(attribute(html, "data-context")).toBe("wishlist");
       }
     }
@@ -63,10 +65,19 @@ describe("theme blocks rendered with liquidjs", () => {
     expect(attribute(html, "data-t-saved")).toBe("Wished");
     expect(attribute(html, "data-t-added")).toBe("Ajouté à votre liste.");
     expect(attribute(html, "data-context")).toBe("gifts");
-    expect(attribute(html, "data-proxy")).toBe("tools/saved");
+    expect(attribute(html, "data-api")).toBe("/tools/saved/api/");
     expect(html).toContain("--si-active: #00aa00;");
     expect(html).toContain('<path d="M12 2.8l2.8'); // the star
     expect(html).toContain('<span class="si-label">Wish</span>');
+  });
+
+  test("the API root follows the locale's storefront root and folds slashes the merchant typed around the proxy path", async () => {
+    const theme = createThemeRenderer({ locale: "fr" });
+    for (const proxy_path of ["tools/saved", "/tools/saved/"]) {
+      const { html } = await theme.renderBlock("saved-items", globalsFor(1001, "/fr"), { proxy_path });
+      expect(attribute(html, "data-root")).toBe("/fr/");
+      expect(attribute(html, "data-api")).toBe("/fr/tools/saved/api/");
+    }
   });
 
   test("schemas: targets, one shared script and stylesheet, a default for every setting the Liquid reads", () => {

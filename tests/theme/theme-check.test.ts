@@ -7,7 +7,9 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } f
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { themeScriptBuild } from "../../scripts/build-extensions";
 import { repoRoot } from "../sandbox/config";
 
 const EXTENSION = path.join(repoRoot, "extensions/saved-items-theme");
@@ -65,7 +67,7 @@ describe("theme check over extensions/saved-items-theme", () => {
   test("is not vacuous: a copy with the unminified script, a missing translation and a hardcoded route fails", async () => {
     const copy = path.join(tmp, "broken-extension");
     cpSync(EXTENSION, copy, { recursive: true });
-    cpSync(path.join(repoRoot, "extensions/saved-items-theme-src/saved-items.js"), path.join(copy, "assets/saved-items.js"));
+    await build({ ...themeScriptBuild, minify: false, mangleProps: undefined, outfile: path.join(copy, "assets/saved-items.js") });
     appendFileSync(path.join(copy, "snippets/saved-items-icon.liquid"), "{{ 'saved_items.nope' | t }}<a href=\"/account/login\">x</a>\n");
     const offenses = await themeCheck.check(copy);
     expect(offenses.map((o) => o.check)).toEqual(

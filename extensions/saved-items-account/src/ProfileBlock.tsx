@@ -3,10 +3,10 @@ import "@shopify/ui-extensions/preact";
 import type { Api } from "@shopify/ui-extensions/customer-account.profile.block.render";
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { toSavedItemsError, type SavedItemsError } from "./lib/errors";
+import { toSavedItemsError, type SavedItemsError } from "../../shared/errors";
 import { errorMessageKey } from "./lib/error-messages";
 import { countLabel, PROFILE_COUNT_LIMIT } from "./lib/paging";
-import type { ListResult } from "./lib/wire";
+import type { ListResult } from "../../shared/wire";
 import { PAGE_EXTENSION_URL } from "./lib/constants";
 import { createClientFor, extensionApi, listContext } from "./platform";
 

@@ -3,11 +3,12 @@ import "@shopify/ui-extensions/preact";
 import type { Api } from "@shopify/ui-extensions/customer-account.page.render";
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { APP_URL_NOT_CONFIGURED, SavedItemsError, toSavedItemsError } from "./lib/errors";
+import { SavedItemsError, toSavedItemsError } from "../../shared/errors";
+import { APP_URL_NOT_CONFIGURED } from "./lib/app-url";
 import { errorMessageKey } from "./lib/error-messages";
 import { createPager, INITIAL_PAGER_STATE, isEmpty, PAGE_SIZE, type PagerState } from "./lib/paging";
 import { fallbackTitle, itemView } from "./lib/snapshot";
-import type { ListItem } from "./lib/wire";
+import type { ListItem } from "../../shared/wire";
 import { createClientFor, extensionApi, listContext } from "./platform";
 
 export default async () => {

@@ -6,7 +6,8 @@
  */
 declare const process: { env: Record<string, string | undefined> };
 
-export const APP_URL_VARIABLE = "SAVED_ITEMS_APP_URL";
+/** The error code of a bundle built without the variable: the extension calls nothing. */
+export const APP_URL_NOT_CONFIGURED = "APP_URL_NOT_CONFIGURED";
 
 export function injectedAppUrl(): string | undefined {
   try {

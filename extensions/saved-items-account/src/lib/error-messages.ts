@@ -1,4 +1,5 @@
-import { APP_URL_NOT_CONFIGURED, type SavedItemsError } from "./errors";
+import type { SavedItemsError } from "../../../shared/errors";
+import { APP_URL_NOT_CONFIGURED } from "./app-url";
 
 /** The translation key (locales/*.json, under "error.") for a failure shown to the customer. */
 export function errorMessageKey(error: SavedItemsError | null): string {

@@ -1,5 +1,5 @@
-import { toSavedItemsError, type SavedItemsError } from "./errors";
-import type { ListItem, ListResult } from "./wire";
+import { toSavedItemsError, type SavedItemsError } from "../../../shared/errors";
+import type { ListItem, ListResult } from "../../../shared/wire";
 
 /** Page size of the full page; the profile block asks for one page of PROFILE_COUNT_LIMIT. */
 export const PAGE_SIZE = 20;

@@ -1,8 +1,11 @@
-import { isSavedItemsError, TOKEN_EXPIRED } from "./errors";
-import { requestEnvelope, type FetchLike } from "./http";
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "./retry";
+import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
+import { SavedItemsError } from "../../../shared/errors";
+import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../../shared/retry";
+import type { ItemIdentity, ListQuery, ListResult, SaveOperationResult } from "../../../shared/wire";
 import { createServiceTokenSource, type ServiceTokenSource } from "./service-token";
-import type { ItemIdentity, ListQuery, ListResult, SaveOperationResult } from "./wire";
+
+/** The service token has expired; the one 4xx the client recovers from (by exchanging again). */
+export const TOKEN_EXPIRED = "TOKEN_EXPIRED";
 
 export interface SavedItemsClientOptions {
   /** The app's origin (and path prefix, if any), without a trailing slash. */
@@ -23,14 +26,14 @@ export interface SavedItemsClient {
 /**
  * The customer-account namespace of the service, as the extension calls it: service token from
  * the exchange (cached, shared), one re-exchange and repeat when a call answers TOKEN_EXPIRED,
- * and the retry rules of retry.ts around the whole (exchange included).
+ * and the shared retry rules (extensions/shared/retry.ts) around the whole (exchange included).
  */
 export function createSavedItemsClient(options: SavedItemsClientOptions): SavedItemsClient {
   const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? (() => Date.now());
   const runtime = {
-    sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
-    random: options.random ?? Math.random,
+    sleep: options.sleep ?? browserRetryRuntime.sleep,
+    random: options.random ?? browserRetryRuntime.random,
   };
   const policy = options.retry ?? DEFAULT_RETRY_POLICY;
   const tokens: ServiceTokenSource = createServiceTokenSource({
@@ -60,7 +63,7 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
         try {
           return (await send(operation, authorization, input)) as T;
         } catch (error) {
-          if (reExchanged || !isSavedItemsError(error) || error.code !== TOKEN_EXPIRED) throw error;
+          if (reExchanged || !(error instanceof SavedItemsError) || error.code !== TOKEN_EXPIRED) throw error;
           // The token died before we expected (clock skew, a suspended tab): exchange once more, repeat once.
           reExchanged = true;
           tokens.invalidate(authorization);

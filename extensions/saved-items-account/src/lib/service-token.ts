@@ -1,6 +1,6 @@
-import { BAD_RESPONSE, SavedItemsError } from "./errors";
-import { requestEnvelope, type FetchLike } from "./http";
-import type { DirectAccessGrant } from "./wire";
+import { BAD_RESPONSE, SavedItemsError } from "../../../shared/errors";
+import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
+import type { DirectAccessGrant } from "../../../shared/wire";
 
 /** A cached token is used until this long before it expires, so none expires in flight. */
 export const TOKEN_REFRESH_MARGIN_MS = 30_000;

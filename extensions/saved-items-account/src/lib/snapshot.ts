@@ -1,4 +1,4 @@
-import type { ListItem } from "./wire";
+import type { ListItem } from "../../../shared/wire";
 
 export interface ItemView {
   title: string | null;

@@ -1,6 +1,6 @@
 /**
- * Every failure the extension's data layer reports: the service's own error envelope
- * (code, message, retryable, with the HTTP status), or one of the client-side codes below.
+ * Every failure a Saved Items client reports: the service's own error envelope (code, message,
+ * retryable, with the HTTP status), or one of the client-side codes below.
  */
 export class SavedItemsError extends Error {
   constructor(
@@ -9,6 +9,8 @@ export class SavedItemsError extends Error {
     /** The HTTP status; 0 when no answer arrived. */
     readonly status: number,
     readonly retryable: boolean,
+    /** From the answer's Retry-After header: how long the service asked us to wait. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "SavedItemsError";
@@ -19,17 +21,9 @@ export class SavedItemsError extends Error {
 export const NETWORK_ERROR = "NETWORK_ERROR";
 /** An answer that is not the service's envelope (a proxy's HTML page, a cut-off body). */
 export const BAD_RESPONSE = "BAD_RESPONSE";
-/** The bundle was built without SAVED_ITEMS_APP_URL. */
-export const APP_URL_NOT_CONFIGURED = "APP_URL_NOT_CONFIGURED";
-/** The service token has expired; the one 4xx the client recovers from (by exchanging again). */
-export const TOKEN_EXPIRED = "TOKEN_EXPIRED";
-
-export function isSavedItemsError(error: unknown): error is SavedItemsError {
-  return error instanceof SavedItemsError;
-}
 
 export function toSavedItemsError(error: unknown): SavedItemsError {
-  if (isSavedItemsError(error)) return error;
+  if (error instanceof SavedItemsError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new SavedItemsError(BAD_RESPONSE, message, 0, false);
 }

@@ -1,7 +1,7 @@
 /**
- * The service's wire format as this extension reads it (the app's zod schemas are the source; a
- * type test in tests/extensions keeps these assignable from them). Kept here so the extension
- * bundle depends on nothing from the server.
+ * The service's wire format as the theme script and the customer-account extension read it (the
+ * app's zod schemas are the source; a type test in tests/extensions keeps these assignable from
+ * them). Kept here so neither bundle depends on anything from the server.
  */
 
 export type ItemState = "active" | "removed";
@@ -44,8 +44,7 @@ export interface DirectAccessGrant {
   expiresAt: string;
 }
 
-export interface ErrorBody {
-  code: string;
-  message: string;
-  retryable: boolean;
+/** `data` of /batch: one result per operation, in order; a failed operation does not fail the call. */
+export interface BatchResult {
+  results: ({ ok: true; result: SaveOperationResult } | { ok: false; code: string; retryable: boolean })[];
 }

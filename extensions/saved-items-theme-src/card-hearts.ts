@@ -1,0 +1,80 @@
+import type { BlockConfig } from "./block-config";
+import { all, data, find, fromTemplate, listen, setAttr } from "./dom";
+import { loadSavedState } from "./load-saved-state";
+import { saveOrRemove, type Outcome } from "./save-or-remove";
+import { isHandleSaved, savedValue, subscribe } from "./saved-state";
+import { fitSnapshot } from "./shopper-item";
+import { announce } from "./status-message";
+
+/**
+ * The card hearts embed: a heart on every product card of the page (cards added later too). A
+ * card's product is its data-product-id, else the first /products/<handle> link inside it, whose
+ * id is looked up from <handle>.js on the first click.
+ */
+export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
+  const { root, context, status } = config;
+  const selector = data(root, "selector") || "[data-saved-items-card]";
+  let clearStatus: ReturnType<typeof setTimeout> | undefined;
+
+  function addHeart(card: HTMLElement) {
+    if (card.closest("[data-si-card]") || find(card, "[data-si-card]")) return;
+    const idHolder = card.matches("[data-product-id]") ? card : find(card, "[data-product-id]");
+    const link = find<HTMLAnchorElement>(card, 'a[href*="/products/"]');
+    let id = idHolder && data(idHolder, "product-id");
+    const handle = link && (link.pathname.match(/\/products\/([^/]+)/) || [])[1];
+    if (!id && !handle) return;
+    setAttr(card, "data-si-card", "");
+    const name = (find(card, "h2, h3, h4") || link || card).textContent!.trim();
+    const image = find<HTMLImageElement>(card, "img");
+    const heart = fromTemplate(root);
+    setAttr(heart, "aria-label", `${config.text("save")}: ${name}`);
+    const gid = () => `gid://shopify/Product/${id}`;
+    const isSaved = () => (id ? savedValue(context, gid()) !== undefined : isHandleSaved(context, handle!));
+
+    listen(heart, "click", async (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      const on = !isSaved();
+      let outcome: Outcome;
+      try {
+        id ||= String((await (await fetch(`${config.storefrontRoot}products/${handle}.js`)).json()).id);
+        const price = find(card, "[data-price], .price");
+        outcome = await saveOrRemove(
+          config,
+          {
+            context,
+            entityType: "product",
+            entityGid: gid(),
+            snapshot: fitSnapshot({
+              title: name,
+              url: link && link.pathname,
+              image: image && (image.currentSrc || image.src),
+              price: price && price.textContent!.trim(),
+              handle,
+            }),
+          },
+          on,
+        );
+      } catch {
+        outcome = "error";
+      }
+      announce(config, outcome, on);
+      clearTimeout(clearStatus);
+      if (outcome !== "guest") clearStatus = setTimeout(() => (status.textContent = ""), 5000);
+    });
+    subscribe(() => setAttr(heart, "aria-pressed", isSaved()));
+    card.append(heart);
+  }
+
+  // The saved state is loaded only once a card shows up: pages without cards cost nothing.
+  function scan() {
+    all(document, selector).forEach(addHeart);
+    return all(document, "[data-si-card]").length ? loadSavedState(config) : undefined;
+  }
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  new MutationObserver(() => {
+    clearTimeout(pending);
+    pending = setTimeout(scan, 100);
+  }).observe(document.body, { childList: true, subtree: true });
+  return scan();
+}

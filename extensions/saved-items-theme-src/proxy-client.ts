@@ -1,0 +1,27 @@
+import { requestEnvelope } from "../shared/envelope";
+import { withRetry } from "../shared/retry";
+import type { ListResult } from "../shared/wire";
+import type { BlockConfig } from "./block-config";
+
+type ProxyOperation = "save" | "remove" | "batch" | "list";
+
+/**
+ * One call to the app proxy with the shared client's envelope parsing and retry rules. Resolves
+ * to the envelope's data; rejects with a SavedItemsError. Repeating a write whose answer was lost
+ * is safe: a repeated save answers DUPLICATE_SAVE and a repeated remove succeeds, and callers
+ * take both as done.
+ */
+export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, input: object): Promise<T> {
+  const read = operation === "list";
+  // fetch's defaults are GET with same-origin credentials: the storefront's session cookie goes along.
+  const init: RequestInit = read ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) };
+  const url = config.api + operation + (read ? `?${new URLSearchParams(input as Record<string, string>)}` : "");
+  return withRetry(() => requestEnvelope(fetch, url, init)) as Promise<T>;
+}
+
+/** One page of the block's list, newest save first. */
+export function listPage(config: BlockConfig, limit: string, cursor: string | null): Promise<ListResult> {
+  const query: Record<string, string> = { context: config.context, limit };
+  if (cursor) query.cursor = cursor;
+  return callProxy<ListResult>(config, "list", query);
+}

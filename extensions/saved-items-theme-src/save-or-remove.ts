@@ -1,0 +1,45 @@
+import type { SavedItemsError } from "../shared/errors";
+import type { BlockConfig } from "./block-config";
+import { setGuestSave } from "./guest-saves";
+import { callProxy } from "./proxy-client";
+import { savedValue, setSaved } from "./saved-state";
+import { handleOf, requestBody, type ShopperItem } from "./shopper-item";
+
+/** "busy": a change of the same item is still on its way, so this click did nothing. */
+export type Outcome = "ok" | "guest" | "error" | "busy";
+
+const pending: Record<string, true> = {};
+
+/**
+ * Optimistic: the state flips at once; /save or /remove (idempotent, so safe to retry) confirms
+ * it, or it rolls back. An answer that contradicts what this page believed (DUPLICATE_SAVE on a
+ * save, ITEM_NOT_FOUND on a remove) confirms the new state all the same, and corrects the stored
+ * one. AUTH_REQUIRED keeps the choice as a guest save.
+ */
+export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: boolean): Promise<Outcome> {
+  const { context, entityGid } = item;
+  const key = `${context} ${entityGid}`;
+  if (pending[key]) return "busy";
+  pending[key] = true;
+  const before = savedValue(context, entityGid);
+  const after = on ? handleOf(item.snapshot) : undefined;
+  item.source = config.source;
+  setSaved(context, entityGid, after);
+  try {
+    await callProxy(config, on ? "save" : "remove", requestBody(item));
+  } catch (error) {
+    const code = (error as SavedItemsError).code;
+    if (code === "AUTH_REQUIRED") {
+      setGuestSave(item, on);
+      return "guest";
+    }
+    if (code !== (on ? "DUPLICATE_SAVE" : "ITEM_NOT_FOUND")) {
+      setSaved(context, entityGid, before, true);
+      return "error";
+    }
+  } finally {
+    delete pending[key];
+  }
+  setSaved(context, entityGid, after, true);
+  return "ok";
+}

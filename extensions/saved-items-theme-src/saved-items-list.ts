@@ -1,0 +1,86 @@
+import type { SavedItemsError } from "../shared/errors";
+import type { BlockConfig } from "./block-config";
+import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
+import { guestSaves } from "./guest-saves";
+import { mergeGuestSaves } from "./merge-guest-saves";
+import { listPage } from "./proxy-client";
+import { saveOrRemove } from "./save-or-remove";
+import type { ShopperItem } from "./shopper-item";
+import { announce } from "./status-message";
+
+/**
+ * The saved-items block: the customer's list a page at a time from /list ("Load more" follows the
+ * cursor), read from the server on every view since it shows titles, images and prices, which the
+ * stored state does not keep. A guest sees the guest saves and a login link.
+ */
+export function initSavedItemsList(config: BlockConfig): Promise<void> {
+  const { root, context } = config;
+  const list = find(root, ".si-items")!;
+  const more = find<HTMLButtonElement>(root, ".si-more")!;
+  const pageSize = data(root, "page-size") || "12";
+  let cursor: string | null = null;
+
+  const rows = () => all(list, "li:not([hidden])");
+  function refresh() {
+    setAttr(root, "data-state", rows().length ? "ready" : "empty");
+    more.hidden = !cursor;
+  }
+
+  /** A row from the block's template; what the snapshot lacks, or holds unsafe, is left out. */
+  function addRow(item: ShopperItem) {
+    const snapshot = item.snapshot || {};
+    const title = snapshot.title || config.text("untitled");
+    const row = fromTemplate(root);
+    const [image, link, price, remove] = row.children as unknown as [HTMLImageElement, HTMLAnchorElement, HTMLElement, HTMLElement];
+    if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
+    else image.remove();
+    link.textContent = title;
+    if (isSafeUrl(snapshot.url)) link.href = snapshot.url;
+    price.textContent = snapshot.price || "";
+    setAttr(remove, "aria-label", `${config.text("remove")}: ${title}`);
+    listen(remove, "click", async () => {
+      // The row goes at once, and focus moves to the next remove button (or the block).
+      const shown = rows();
+      const at = shown.indexOf(row);
+      const neighbour = shown[at + 1] || shown[at - 1];
+      row.hidden = true;
+      refresh();
+      ((neighbour && find(neighbour, ".si-remove")) || root).focus();
+      const outcome = await saveOrRemove(config, item, false);
+      announce(config, outcome, false);
+      if (outcome === "error") row.hidden = false;
+      else if (outcome !== "busy") row.remove();
+      refresh();
+    });
+    list.append(row);
+  }
+
+  function showGuestSaves() {
+    cursor = null;
+    for (const save of guestSaves()) if (save.context === context) addRow(save);
+    refresh();
+    if (rows().length) announce(config, "guest", true);
+  }
+
+  async function loadPage(): Promise<void> {
+    if (!config.customer) return showGuestSaves();
+    if (!rows().length) setAttr(root, "data-state", "loading");
+    more.disabled = true;
+    try {
+      await mergeGuestSaves(config);
+      const page = await listPage(config, pageSize, cursor);
+      for (const item of page.items) addRow({ ...item, context } as ShopperItem);
+      cursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+      refresh();
+    } catch (error) {
+      if ((error as SavedItemsError).code === "AUTH_REQUIRED") showGuestSaves();
+      else setAttr(root, "data-state", "error");
+    } finally {
+      more.disabled = false;
+    }
+  }
+
+  listen(more, "click", loadPage);
+  listen(find(root, ".si-retry")!, "click", loadPage);
+  return loadPage();
+}

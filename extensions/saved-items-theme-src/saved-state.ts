@@ -1,0 +1,125 @@
+import type { BlockConfig } from "./block-config";
+import { listen, readStored, writeStored } from "./dom";
+import { GUEST_KEY, guestSavedMap } from "./guest-saves";
+
+/** entityGid → the product handle saved with it ("" when none): all that buttons and hearts need. */
+export type SavedMap = Record<string, string>;
+
+/**
+ * A customer's saved state, kept in localStorage so that a session reads the list once, not once
+ * per page: it is re-read from the server when older than this. Ten minutes bounds how long a save
+ * made on another device (or in the admin) can go unseen here; this page's own writes, and those
+ * of other tabs, show at once.
+ */
+const STATE_TTL_MS = 10 * 60 * 1000;
+
+/** One key per shop: {customer, lists: {context: {readAt, items}}}. */
+interface StoredState {
+  customer: string;
+  lists: Record<string, { readAt: number; items: SavedMap } | undefined>;
+}
+
+const lists: Record<string, SavedMap> = {};
+/** Per context, what this page changed since its server read began: laid over that read's answer. */
+const changedSinceRead: Record<string, Record<string, string | undefined>> = {};
+const renderers: (() => void)[] = [];
+/** The page's shop's key in localStorage, and its customer ("" for a guest); set by startSession. */
+let stateKey = "";
+let sessionCustomer = "";
+
+const list = (context: string) => (lists[context] ||= {});
+const notify = () => renderers.forEach((render) => render());
+
+/** Renders now and after every change of the saved state. */
+export function subscribe(render: () => void): void {
+  renderers.push(render);
+  render();
+}
+
+/** The handle saved with the item, undefined when it is not saved. */
+export const savedValue = (context: string, gid: string): string | undefined => list(context)[gid];
+
+export const isHandleSaved = (context: string, handle: string): boolean => Object.values(list(context)).includes(handle);
+
+/**
+ * The page's shopper (every block of a page has the same). Whatever is stored for another customer
+ * of this shop, or for a customer on a guest's page, is dropped at once: after a logout, or a login
+ * as someone else, nothing of the previous customer's state is shown or kept.
+ */
+export function startSession({ shop, customer }: BlockConfig): void {
+  if (stateKey) return;
+  stateKey = `saved-items:state:${shop}`;
+  sessionCustomer = customer;
+  const stored = readStored<StoredState>(stateKey);
+  if (stored && stored.customer !== customer) writeStored(stateKey, undefined);
+  listen(window, "storage", (event) => {
+    // Another tab wrote: take its state for every list this page shows.
+    if ((event as StorageEvent).key !== (customer ? stateKey : GUEST_KEY)) return;
+    for (const context in lists) {
+      const stored = customer ? storedList(context) : { items: guestSavedMap(context) };
+      if (stored) replaceList(context, stored.items);
+    }
+  });
+}
+
+function storedState(): StoredState | undefined {
+  const stored = readStored<StoredState>(stateKey);
+  return stored && stored.customer === sessionCustomer ? stored : undefined;
+}
+
+/** The stored list of a context for this customer; `fresh` while younger than STATE_TTL_MS. */
+export function storedList(context: string): { items: SavedMap; fresh: boolean } | undefined {
+  const state = storedState();
+  const stored = state && state.lists[context];
+  if (!stored) return undefined;
+  const age = Date.now() - stored.readAt;
+  return { items: stored.items, fresh: age >= 0 && age < STATE_TTL_MS };
+}
+
+function updateStored(change: (stored: StoredState) => void): void {
+  const customer = sessionCustomer;
+  // A guest's state is the guest saves; nothing else is kept for a guest.
+  if (!customer) return;
+  const stored = storedState() || { customer, lists: {} };
+  change(stored);
+  writeStored(stateKey, stored);
+}
+
+export function replaceList(context: string, items: SavedMap): void {
+  lists[context] = items;
+  notify();
+}
+
+/** Starts a server read of a context: changes from now on are kept to lay over its answer. */
+export function beginRead(context: string): void {
+  changedSinceRead[context] = {};
+}
+
+/** The answer of a full server read, with this page's changes since it began laid over it. */
+export function completeRead(context: string, items: SavedMap, readAt: number): void {
+  const changes = changedSinceRead[context] || {};
+  for (const gid in changes) setEntry(items, gid, changes[gid]);
+  updateStored((stored) => (stored.lists[context] = { readAt, items }));
+  replaceList(context, items);
+}
+
+/**
+ * Saves (value = handle) or unsaves (undefined) an item in this page's state. `confirmed` when the
+ * server has answered: then the stored state, and so the other tabs, learn it too.
+ */
+export function setSaved(context: string, gid: string, value: string | undefined, confirmed?: boolean): void {
+  setEntry(list(context), gid, value);
+  (changedSinceRead[context] ||= {})[gid] = value;
+  if (confirmed) {
+    updateStored((stored) => {
+      const kept = stored.lists[context];
+      if (kept) setEntry(kept.items, gid, value);
+    });
+  }
+  notify();
+}
+
+function setEntry(items: SavedMap, gid: string, value: string | undefined): void {
+  if (value === undefined) delete items[gid];
+  else items[gid] = value;
+}

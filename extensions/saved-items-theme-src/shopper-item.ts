@@ -1,0 +1,30 @@
+import type { ItemIdentity } from "../shared/wire";
+
+/** What the blocks store with a save, so lists can show it without another lookup; any field may be empty. */
+interface Snapshot {
+  title?: string | null;
+  url?: string | null;
+  image?: string | null;
+  price?: string | null;
+  handle?: string | null;
+}
+
+/** An item a shopper saves or removes here; also the shape of a guest save. */
+export interface ShopperItem extends ItemIdentity {
+  source?: string;
+  snapshot?: Snapshot;
+}
+
+/** The body of /save, /remove, or one /batch operation. */
+export function requestBody({ context, entityType, entityGid, source, snapshot }: ShopperItem, action?: "save") {
+  return { action, context, entityType, entityGid, source, snapshot };
+}
+
+/** Drops the image (a data: URL, say) when the snapshot would near the service's 4 KB cap. */
+export function fitSnapshot(snapshot: Snapshot): Snapshot {
+  if (JSON.stringify(snapshot).length > 3000) delete snapshot.image;
+  return snapshot;
+}
+
+/** The product handle stored with an item; hearts on cards without a product id match by it. */
+export const handleOf = (snapshot: unknown): string => String((snapshot && (snapshot as Snapshot).handle) || "");

@@ -1,0 +1,234 @@
+// @vitest-environment happy-dom
+// The customer-account extensions as a customer sees them: SavedItemsPage and ProfileBlock rendered
+// by Preact into happy-dom's document, with a fake `shopify` global (translations from the
+// extension's own locale file; a missing key fails the test) and a scripted service behind fetch. The platform's s-* elements are
+// plain custom elements here, so what is asserted is their text, headings and labels.
+import { render } from "preact";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { installFakePlatform, type FakePlatform } from "./fake-platform";
+import { APP, EXCHANGE, FakeService, LIST, REMOVE, fail, grant, ok } from "./fakes";
+
+let service: FakeService;
+let platform: FakePlatform;
+
+beforeEach(() => {
+  service = new FakeService();
+  service.on(EXCHANGE, () => grant(Date.now()));
+  vi.stubGlobal("fetch", service.fetch);
+  vi.stubEnv("SAVED_ITEMS_APP_URL", APP);
+  platform = installFakePlatform();
+});
+
+afterEach(() => {
+  render(null, document.body);
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+const item = (id: string, snapshot?: Record<string, string>, savedAt?: string) => ({
+  id: `gid://shopify/Metaobject/${id}`,
+  entityType: "product",
+  entityGid: `gid://shopify/Product/${id}`,
+  status: "active",
+  ...(savedAt ? { savedAt } : {}),
+  ...(snapshot ? { snapshot } : {}),
+});
+const listOf = (items: ReturnType<typeof item>[], endCursor: string | null = null) =>
+  ok({ items, pageInfo: { hasNextPage: endCursor !== null, endCursor } });
+
+const BOOTS = item("1", { title: "Boots", price: "€120,00", image: "https://cdn.example/boots.png" }, "2026-07-01T12:00:00Z");
+const SCARF = item("2", { title: "Scarf" });
+
+/**
+ * Runs an extension target's entry as the platform does (its default export renders into
+ * document.body). Imported by a computed path on purpose: the extension is its own TypeScript
+ * program, whose typings declare a global `shopify` that clashes with App Bridge's in the app's.
+ */
+async function show(entry: "SavedItemsPage" | "ProfileBlock") {
+  const module = `../../extensions/saved-items-account/src/${entry}.tsx`;
+  const { default: start } = (await import(/* @vite-ignore */ module)) as { default: () => Promise<void> };
+  await start();
+}
+const showPage = () => show("SavedItemsPage");
+const showBlock = () => show("ProfileBlock");
+
+const body = () => document.body;
+const text = () => body().textContent!.replace(/\s+/g, " ").trim();
+const all = (selector: string) => [...body().querySelectorAll(selector)];
+const spinner = () => body().querySelector("s-spinner");
+const banner = () => body().querySelector("s-banner");
+const buttonNamed = (name: string) => all("s-button").find((button) => button.textContent!.trim() === name) as HTMLElement | undefined;
+const rowTitles = () => all("s-text[type=strong]").map((title) => title.textContent);
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 3000, interval: 10 });
+
+describe("SavedItemsPage", () => {
+  test("loading, then the list: title, price, image and save date of each item, newest first", async () => {
+    service.on(LIST, () => listOf([BOOTS, SCARF]));
+    await showPage();
+    expect(body().querySelector("s-page")!.getAttribute("heading")).toBe("Saved items");
+    expect(spinner()!.getAttribute("accessibilitylabel")).toBe("Loading your saved items");
+
+    await eventually(() => expect(rowTitles()).toEqual(["Boots", "Scarf"]));
+    expect(spinner()).toBeNull();
+    expect(text()).toContain("€120,00");
+    expect(text()).toContain("Saved Jul 1, 2026");
+    expect(body().querySelector("s-product-thumbnail")!.getAttribute("src")).toBe("https://cdn.example/boots.png");
+    expect(all("s-button").map((button) => button.getAttribute("accessibilitylabel"))).toEqual([
+      "Remove Boots from saved items",
+      "Remove Scarf from saved items",
+    ]);
+    expect(buttonNamed("Load more")).toBeUndefined();
+    const [list] = service.to(LIST);
+    expect(Object.fromEntries(list!.url.searchParams)).toEqual({ context: "wishlist", limit: "20" });
+    expect(list!.headers.get("authorization")).toMatch(/^Bearer service-token-/);
+  });
+
+  test("the merchant's list name setting picks the list", async () => {
+    installFakePlatform({ list_context: "gifts" });
+    service.on(LIST, () => listOf([]));
+    await showPage();
+    await eventually(() => expect(service.to(LIST)).toHaveLength(1));
+    expect(service.to(LIST)[0]!.url.searchParams.get("context")).toBe("gifts");
+  });
+
+  test("an item saved without a snapshot shows its type and id", async () => {
+    service.on(LIST, () => listOf([item("77")]));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Product 77"]));
+    expect(body().querySelector("s-product-thumbnail")).toBeNull();
+  });
+
+  test("empty: says so, with no spinner and no rows", async () => {
+    service.on(LIST, () => listOf([]));
+    await showPage();
+    await eventually(() => expect(text()).toContain("You haven't saved anything yet."));
+    expect(spinner()).toBeNull();
+    expect(rowTitles()).toEqual([]);
+  });
+
+  test("'Load more' follows the cursor and appends the next page", async () => {
+    service.on(LIST, (request) => (request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1")));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Load more")).toBeDefined());
+    buttonNamed("Load more")!.click();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots", "Scarf"]));
+    expect(buttonNamed("Load more")).toBeUndefined();
+  });
+
+  test("a failure the service marks retryable: an error banner with 'Try again', which reloads", async () => {
+    vi.spyOn(Math, "random").mockReturnValue(0); // the shortest backoff between the 3 attempts
+    service.on(LIST, fail(502, "PLATFORM_UPSTREAM_ERROR", true), fail(502, "PLATFORM_UPSTREAM_ERROR", true), fail(502, "PLATFORM_UPSTREAM_ERROR", true), listOf([BOOTS]));
+    await showPage();
+    await eventually(() => expect(banner()?.getAttribute("heading")).toBe("Saved items couldn't be loaded"));
+    expect(banner()!.getAttribute("tone")).toBe("critical");
+    expect(text()).toContain("Something went wrong on our side. Please try again in a moment.");
+    expect(service.to(LIST)).toHaveLength(3);
+
+    buttonNamed("Try again")!.click();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots"]));
+    expect(banner()).toBeNull();
+  });
+
+  test("a failure that waiting will not fix: the reason, and no 'Try again'", async () => {
+    service.reset(EXCHANGE, fail(403, "CHANNEL_NOT_ENTITLED"));
+    await showPage();
+    await eventually(() => expect(text()).toContain("Saved items aren't available in this store's customer account."));
+    expect(buttonNamed("Try again")).toBeUndefined();
+    expect(service.to(LIST)).toHaveLength(0);
+  });
+
+  test("a customer who is not logged in is asked to log in", async () => {
+    service.reset(EXCHANGE, fail(401, "CUSTOMER_REQUIRED"));
+    await showPage();
+    await eventually(() => expect(text()).toContain("Log in to your account to see your saved items."));
+  });
+
+  test("not set up (built without SAVED_ITEMS_APP_URL): says so and calls nothing", async () => {
+    vi.stubEnv("SAVED_ITEMS_APP_URL", undefined);
+    await showPage();
+    expect(banner()!.getAttribute("heading")).toBe("Saved items couldn't be loaded");
+    expect(text()).toContain("Saved items isn't set up yet. Please try again later.");
+    expect(spinner()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(service.requests).toEqual([]);
+  });
+
+  test("remove: the row goes, the service is told, a toast confirms", async () => {
+    service.on(LIST, () => listOf([BOOTS, SCARF]));
+    service.on(REMOVE, () => ok({ id: BOOTS.id, state: "removed" }));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots", "Scarf"]));
+
+    (all("s-button")[0] as HTMLElement).click();
+    await eventually(() => expect(rowTitles()).toEqual(["Scarf"]));
+    expect(platform.toasts).toEqual(["Removed from saved items"]);
+    expect(service.to(REMOVE)[0]!.body).toEqual({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" });
+  });
+
+  test("a failed remove keeps the row and says the item couldn't be removed", async () => {
+    service.on(LIST, () => listOf([BOOTS]));
+    service.on(REMOVE, fail(402, "PLAN_LIMIT_REACHED"));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots"]));
+
+    (all("s-button")[0] as HTMLElement).click();
+    await eventually(() => expect(banner()?.getAttribute("heading")).toBe("That item couldn't be removed"));
+    expect(text()).toContain("Something went wrong. Please reload the page.");
+    expect(rowTitles()).toEqual(["Boots"]);
+    expect(platform.toasts).toEqual([]);
+  });
+
+  test("removing the last shown item loads the next page rather than showing 'empty'", async () => {
+    service.on(LIST, (request) => (request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1")));
+    service.on(REMOVE, () => ok({ id: BOOTS.id, state: "removed" }));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots"]));
+    (all("s-button")[0] as HTMLElement).click();
+    await eventually(() => expect(rowTitles()).toEqual(["Scarf"]));
+    expect(text()).not.toContain("You haven't saved anything yet.");
+  });
+});
+
+describe("ProfileBlock", () => {
+  const link = () => body().querySelector("s-link")!;
+
+  test("loading, then the count of saved items and a link to the page", async () => {
+    service.on(LIST, () => listOf([BOOTS, SCARF, item("3")]));
+    await showBlock();
+    expect(body().querySelector("s-section")!.getAttribute("heading")).toBe("Saved items");
+    expect(spinner()!.getAttribute("accessibilitylabel")).toBe("Loading your saved items");
+    expect(link().getAttribute("href")).toBe("extension://saved-items-page");
+    expect(link().textContent).toBe("View saved items");
+
+    await eventually(() => expect(text()).toContain("3 saved items"));
+    expect(spinner()).toBeNull();
+    expect(service.to(LIST)[0]!.url.searchParams.get("limit")).toBe("50");
+  });
+
+  test.each([
+    [[BOOTS], null, "1 saved item"],
+    [[], null, "No saved items yet"],
+    [[BOOTS, SCARF], "more", "2+ saved items"],
+  ] as const)("%#: a first page of %j (next: %s) reads %j", async (items, next, expected) => {
+    service.on(LIST, () => listOf([...items], next));
+    await showBlock();
+    await eventually(() => expect(text()).toContain(expected));
+  });
+
+  test("an error reads as a short reason, and the link stays", async () => {
+    service.reset(EXCHANGE, fail(403, "CHANNEL_NOT_ENTITLED"));
+    await showBlock();
+    await eventually(() => expect(text()).toContain("Saved items aren't available in this store's customer account."));
+    expect(link().getAttribute("href")).toBe("extension://saved-items-page");
+  });
+
+  test("not set up: no spinner, no request, only the link (the page explains)", async () => {
+    vi.stubEnv("SAVED_ITEMS_APP_URL", undefined);
+    await showBlock();
+    expect(spinner()).toBeNull();
+    expect(text()).toBe("View saved items");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(service.requests).toEqual([]);
+  });
+});
