@@ -3,10 +3,12 @@ import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
   parseStoredJson,
-  SAVE_ITEM_FIELDS_FRAGMENT,
+  SAVE_ITEM_FRAGMENT,
   SAVE_ITEM_TYPE,
   SAVE_LIST_TYPE,
+  toSaveItemRecord,
 } from "~/services/saved-items/metaobject-store.server";
+import { getListStateStore } from "~/services/saved-items/list-state-store.server";
 
 // Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
@@ -30,16 +32,11 @@ interface PageInfo {
 const CUSTOMER_ITEMS = `#graphql
   query ComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {
     metaobjects(type: $type, query: $query, first: $first, after: $after) {
-      nodes {
-        ...SaveItemFields
-        updatedAt
-        context: field(key: "context") { value }
-        source: field(key: "source") { value }
-      }
+      nodes { ...SaveItemNode }
       pageInfo { hasNextPage endCursor }
     }
   }
-  ${SAVE_ITEM_FIELDS_FRAGMENT}`;
+  ${SAVE_ITEM_FRAGMENT}`;
 
 const CUSTOMER_LISTS = `#graphql
   query ComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {
@@ -127,24 +124,25 @@ export async function collectCustomerRecords(
     lists.push(...nodes.map((node) => ({ id: node.id, context: node.context?.value ?? null, updatedAt: node.updatedAt })));
   }
   const items: SavedItemExport[] = [];
-  type ItemNode = { id: string; updatedAt: string } & Record<
-    "context" | "entityType" | "entityGid" | "status" | "source" | "savedAt" | "snapshot",
-    FieldValue | null
-  >;
+  type ItemNode = Parameters<typeof toSaveItemRecord>[0];
   for await (const nodes of pages<ItemNode>(admin, CUSTOMER_ITEMS, { type: SAVE_ITEM_TYPE, query, first: EXPORT_PAGE_SIZE })) {
     items.push(
-      ...nodes.map((node) => ({
-        id: node.id,
-        context: node.context?.value ?? null,
-        entityType: node.entityType?.value ?? null,
-        entityGid: node.entityGid?.value ?? null,
-        status: node.status?.value ?? null,
-        source: node.source?.value ?? null,
-        savedAt: node.savedAt?.value ?? null,
-        updatedAt: node.updatedAt,
-        // A data request reports what is stored, even a snapshot that is not valid JSON.
-        snapshot: parseStoredJson(node.snapshot?.value ?? null) ?? node.snapshot?.value ?? null,
-      })),
+      ...nodes.map((node) => {
+        // A data request reports what is stored, as stored: every field by its key.
+        const stored = (key: string) => node.fields.find((field) => field.key === key)?.value ?? null;
+        const snapshot = stored("snapshot");
+        return {
+          id: node.id,
+          context: stored("context"),
+          entityType: stored("entity_type"),
+          entityGid: stored("entity_gid"),
+          status: stored("status"),
+          source: stored("source"),
+          savedAt: stored("saved_at"),
+          updatedAt: node.updatedAt,
+          snapshot: parseStoredJson(snapshot) ?? snapshot,
+        };
+      }),
     );
   }
   return { lists, items };
@@ -197,13 +195,20 @@ export async function rememberCustomerRedaction(shop: string, customerGid: strin
   });
 }
 
-/** Runs one customer's redaction to completion, then forgets it. */
+/**
+ * Runs one customer's redaction to completion, then forgets it. The customer's cached list states
+ * go before the records (nothing is served from them meanwhile) and again after (a read during
+ * the deletion may have cached what was about to go).
+ */
 export async function completeCustomerRedaction(
   shop: string,
   customerGid: string,
   admin: AdminGraphqlClient,
 ): Promise<{ items: number; lists: number }> {
+  const store = getListStateStore();
+  await store.forgetCustomer(shop, customerGid);
   const deleted = await deleteCustomerRecords(admin, customerGid);
+  await store.forgetCustomer(shop, customerGid);
   await prisma.pendingCustomerRedaction.deleteMany({ where: { shopDomain: shop, customerGid } });
   return deleted;
 }

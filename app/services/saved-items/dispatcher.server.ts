@@ -4,11 +4,10 @@ import { requireInstalledShopPlan } from "~/services/installs/shop-state.server"
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
-import { identityKey, itemHandle, listHandle } from "./handles.server";
-import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
-import { listActiveItems, parseStoredJson, readItemStates, type StoredListItem } from "./metaobject-store.server";
+import { identityKey } from "./handles.server";
+import { isSaved, listSaved } from "./reads.server";
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
-import type { BatchOperation, BatchResult, ListItem, SaveOperationResult } from "./schemas";
+import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
 /**
  * The one entry point behind every channel: plan and channel gates, the monthly budget, then the
@@ -33,23 +32,8 @@ const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<
     applyOne(caller, { action: "toggle", item: input, source: input.source, snapshot: input.snapshot }),
   remove: (caller, input) => applyOne(caller, { action: "remove", item: input }),
   batch: (caller, input) => runBatch(caller, input.operations),
-  "is-saved": async (caller, input) => {
-    const handle = itemHandle(caller.customerGid, input);
-    const { items } = await readItemStates(caller.admin, [handle]);
-    return { saved: items.get(handle)?.status === "active" };
-  },
-  list: async (caller, input) => {
-    const key = listHandle(caller.customerGid, input.context);
-    const after = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, key);
-    const page = await listActiveItems(caller.admin, key, input.limit, after);
-    return {
-      items: page.items.map(toListItem),
-      pageInfo: {
-        hasNextPage: page.hasNextPage,
-        endCursor: page.endCursor && page.items.length > 0 ? encodeListCursor(key, page.endCursor) : null,
-      },
-    };
-  },
+  "is-saved": isSaved,
+  list: listSaved,
 };
 
 async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {
@@ -102,16 +86,4 @@ function toBatchResult(outcome: ChangeOutcome): BatchResult["results"][number] {
   if (outcome.ok) return { ok: true, result: outcome.result };
   const { code, message, retryable } = outcome.error;
   return { ok: false, code, message, retryable };
-}
-
-function toListItem(item: StoredListItem): ListItem {
-  const snapshot = parseStoredJson(item.snapshot);
-  return {
-    id: item.id,
-    entityType: item.entityType,
-    entityGid: item.entityGid,
-    status: item.status,
-    ...(item.savedAt ? { savedAt: item.savedAt } : {}),
-    ...(snapshot === undefined ? {} : { snapshot }),
-  };
 }

@@ -1,0 +1,167 @@
+import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { annotateRequest } from "~/lib/request-context.server";
+import type { Caller } from "./caller";
+import { itemHandle, listHandle } from "./handles.server";
+import { decodeListCursor, encodeListCursor, type ListPosition } from "./list-cursor.server";
+import {
+  activeItems,
+  currentState,
+  lookUpItem,
+  pendingHandles,
+  withObservedItems,
+  type KnownItem,
+  type ListState,
+} from "./list-state";
+import { getListStateStore, type ListKey } from "./list-state-store.server";
+import { listActiveItems, parseStoredJson, readItemRecords, type SaveItemRecord } from "./metaobject-store.server";
+import { absentItem, observedItem } from "./observations";
+import { MAX_LIST_LIMIT, type IsSavedQuery, type ListItem, type ListQuery, type ListResult } from "./schemas";
+
+/** How many pages of the platform's search a cursor position may be looked for in. */
+const MAX_PAGES_TO_POSITION = 10;
+
+async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState }> {
+  const key = { shop: caller.shop, customerGid: caller.customerGid, context };
+  const state = currentState(await getListStateStore().get(key), await readShopVersion(caller.shop), Date.now());
+  return { key, state };
+}
+
+/**
+ * is-saved: from the list's cached state when it knows the item (a hit costs the platform
+ * nothing), else one strongly consistent read by handle, remembered for the next time.
+ */
+export async function isSaved(caller: Caller, input: IsSavedQuery): Promise<{ saved: boolean }> {
+  const { key, state } = await loadState(caller, input.context);
+  const handle = itemHandle(caller.customerGid, input);
+  const known = lookUpItem(state, handle);
+  annotateRequest({ cache: known === undefined ? "miss" : "hit" });
+  if (known !== undefined) return { saved: known !== "absent" && known.status === "active" };
+  const { items } = await readItemRecords(caller.admin, [handle]);
+  const record = items.get(handle);
+  const nowMs = Date.now();
+  const observed = record ? observedItem(record) : absentItem(input, nowMs);
+  await getListStateStore().update(key, (current) =>
+    withObservedItems(currentState(current, state.shopVersion, nowMs), { [handle]: observed }, { nowMs }),
+  );
+  return { saved: observed.status === "active" };
+}
+
+/**
+ * list: lists of up to MAX_LIST_LIMIT active items are read whole from the platform once and then
+ * served from their cached state, where the shopper's own writes show at once; longer lists are
+ * paged through the platform's search. Items whose write is under way are read by handle first.
+ */
+export async function listSaved(caller: Caller, input: ListQuery): Promise<ListResult> {
+  const listKey = listHandle(caller.customerGid, input.context);
+  const position = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, listKey);
+  const loaded = await loadState(caller, input.context);
+  let state = loaded.state;
+  annotateRequest({ cache: state.complete ? "hit" : "miss" });
+  if (position?.kind === "platform") return platformPage(caller, input, position.cursor, state);
+  if (!state.complete) {
+    const page = await listActiveItems(caller.admin, listKey, MAX_LIST_LIMIT, undefined);
+    const nowMs = Date.now();
+    const observed = Object.fromEntries(page.items.map((record) => [itemHandle(caller.customerGid, record), observedItem(record)]));
+    const complete = !page.hasNextPage;
+    await getListStateStore().update(loaded.key, (current) => {
+      state = withObservedItems(currentState(current, state.shopVersion, nowMs), observed, { nowMs, complete });
+      return state;
+    });
+    if (!complete) return longListPage(caller, input, position, state);
+  }
+  const items = activeItems(await settledForReading(caller, state)).filter((item) => isAfter(item, position));
+  const page = items.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toListItem),
+    pageInfo: {
+      hasNextPage: items.length > input.limit,
+      endCursor: last ? encodeListCursor(listKey, { kind: "state", stampMs: last.stampMs, id: last.id! }) : null,
+    },
+  };
+}
+
+/** The state with its pending items read by handle (strongly consistent), for this answer only. */
+async function settledForReading(caller: Caller, state: ListState): Promise<ListState> {
+  const pending = pendingHandles(state);
+  if (pending.length === 0) return state;
+  const { items } = await readItemRecords(caller.admin, pending);
+  const nowMs = Date.now();
+  const observed: Record<string, KnownItem> = {};
+  for (const handle of pending) {
+    const record = items.get(handle);
+    if (record) observed[handle] = observedItem(record);
+  }
+  const withoutMissing = { ...state, items: { ...state.items } };
+  for (const handle of pending) if (!items.get(handle)) delete withoutMissing.items[handle];
+  return withObservedItems(withoutMissing, observed, { nowMs, settlesPending: true });
+}
+
+function isAfter(item: KnownItem, position: ListPosition | undefined): boolean {
+  if (position?.kind !== "state") return true;
+  return item.stampMs < position.stampMs || (item.stampMs === position.stampMs && (item.id ?? "") < position.id);
+}
+
+/**
+ * A page of a list too long to cache whole, from the platform's search: items the cached state
+ * knows to be removed since are left out (search lags behind writes).
+ */
+async function platformPage(caller: Caller, input: ListQuery, after: string, state: ListState): Promise<ListResult> {
+  const page = await listActiveItems(caller.admin, listHandle(caller.customerGid, input.context), input.limit, after);
+  return toPlatformResult(caller, input.context, page.items, page.hasNextPage, state);
+}
+
+/** The first page after `position` of a list that has grown past what is cached whole. */
+async function longListPage(
+  caller: Caller,
+  input: ListQuery,
+  position: ListPosition | undefined,
+  state: ListState,
+): Promise<ListResult> {
+  const listKey = listHandle(caller.customerGid, input.context);
+  let after: string | undefined;
+  for (let pages = 0; pages < MAX_PAGES_TO_POSITION; pages++) {
+    const page = await listActiveItems(caller.admin, listKey, MAX_LIST_LIMIT, after);
+    const rest = page.items.filter((record) => isAfter(observedItem(record), position));
+    if (rest.length > 0 || !page.hasNextPage) {
+      const served = rest.slice(0, input.limit);
+      return toPlatformResult(caller, input.context, served, rest.length > input.limit || page.hasNextPage, state);
+    }
+    after = page.items.at(-1)?.cursor;
+  }
+  return { items: [], pageInfo: { hasNextPage: false, endCursor: null } };
+}
+
+function toPlatformResult(
+  caller: Caller,
+  context: string,
+  records: (SaveItemRecord & { cursor: string })[],
+  hasNextPage: boolean,
+  state: ListState,
+): ListResult {
+  const listKey = listHandle(caller.customerGid, context);
+  const last = records.at(-1);
+  const items = records.map(observedItem).filter((item) => {
+    const cached = lookUpItem(state, itemHandle(caller.customerGid, { ...item, context }));
+    return !(cached && cached !== "absent" && cached.status === "removed" && cached.stampMs > item.stampMs);
+  });
+  return {
+    items: items.map(toListItem),
+    pageInfo: {
+      hasNextPage,
+      endCursor: last ? encodeListCursor(listKey, { kind: "platform", cursor: last.cursor }) : null,
+    },
+  };
+}
+
+function toListItem(item: KnownItem): ListItem {
+  const snapshot = parseStoredJson(item.snapshot);
+  return {
+    id: item.id!,
+    entityType: item.entityType,
+    entityGid: item.entityGid,
+    status: item.status,
+    ...(item.savedAt ? { savedAt: item.savedAt } : {}),
+    ...(snapshot === undefined ? {} : { snapshot }),
+  };
+}
