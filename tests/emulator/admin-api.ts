@@ -371,7 +371,7 @@ async function answer(
   return jsonReply(200, { ...result, extensions: costExtension(shop, requested, actual) });
 }
 
-export function adminApiHandler(state: EmulatorState) {
+export function adminApiRoute(state: EmulatorState) {
   return graphqlRoute(state, {
     api: "admin",
     url: ADMIN_URL,

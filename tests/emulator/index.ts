@@ -1,12 +1,14 @@
 import path from "node:path";
-import { adminApiHandler } from "./admin-api";
+import { adminApiRoute } from "./admin-api";
 import { loadMetaobjectDefinitions } from "./app-config";
-import { customerAccountApiHandlers } from "./customer-account-api";
+import { customerAccountApiRoutes } from "./customer-account-api";
+import { answerRequest, mswHandlers } from "./exchange";
 import { createFaultQueue } from "./faults";
 import { displayNameOf } from "./metaobject-store";
+import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
 import { createShopState, subscriptionFor, type EmulatorState, type ShopState } from "./state";
-import { storefrontApiHandler } from "./storefront-api";
+import { storefrontApiRoute } from "./storefront-api";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 
 export type {
@@ -30,6 +32,7 @@ export type {
 export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformEmulator {
   let lastId = 0;
   let latencyMs = 0;
+  const logLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
   const state: EmulatorState = {
     shops: new Map(),
     definitions: loadMetaobjectDefinitions(
@@ -38,8 +41,9 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     ),
     now: options.now ?? (() => new Date()),
     schemaViolations: [],
+    logLimit,
     throttling: true,
-    requests: [],
+    log: createRequestLog(logLimit),
     faults: createFaultQueue(),
     latencyMs: () => latencyMs,
     nextId: () => (lastId += 1),
@@ -51,8 +55,11 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     return shop;
   };
 
+  const routes = [adminApiRoute(state), ...customerAccountApiRoutes(state), storefrontApiRoute(state)];
+
   return {
-    handlers: [adminApiHandler(state), ...customerAccountApiHandlers(state), storefrontApiHandler(state)],
+    handlers: mswHandlers(routes),
+    handle: (request) => answerRequest(routes, request),
     addShop(seed) {
       if (state.shops.has(seed.domain)) throw new Error(`emulator: shop ${seed.domain} already exists`);
       state.shops.set(seed.domain, createShopState(state, seed));
@@ -65,7 +72,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     reset() {
       state.shops.clear();
-      state.requests.length = 0;
+      state.log.clear();
       state.schemaViolations.length = 0;
       state.faults.clear();
       lastId = 0;
@@ -88,17 +95,11 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     // Getters hand out the live arrays, which are emptied in place, so a reference taken once stays current.
     get requests() {
-      return state.requests;
+      return state.log.entries;
     },
-    countRequests(filter = {}) {
-      return state.requests.filter(
-        (request) =>
-          (filter.api === undefined || request.api === filter.api) &&
-          (filter.shop === undefined || request.shop === filter.shop),
-      ).length;
-    },
+    countRequests: (filter) => state.log.count(filter),
     clearRequests() {
-      state.requests.length = 0;
+      state.log.clear();
     },
     get schemaViolations() {
       return state.schemaViolations;

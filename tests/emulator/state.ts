@@ -5,6 +5,7 @@ import { createLeakyBucket, type LeakyBucket } from "./cost";
 import type { RouteEnv } from "./exchange";
 import type { ReportViolation } from "./graphql-execution";
 import { createMetaobjectStore, type MetaobjectStore } from "./metaobject-store";
+import { pushBounded } from "./request-log";
 import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed } from "./types";
 
 export interface Subscription {
@@ -31,6 +32,8 @@ export interface EmulatorState extends RouteEnv {
   definitions: MetaobjectDefinitions;
   now: () => Date;
   schemaViolations: SchemaViolation[];
+  /** Bounds the request log and the violations, which would otherwise grow for as long as a sandbox runs. */
+  logLimit: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
@@ -69,6 +72,6 @@ export function shopByNumericId(state: EmulatorState, numericId: string | undefi
 
 export function violationReporter(state: EmulatorState, api: ApiName, query: string): ReportViolation {
   return (errors: readonly GraphQLError[]) => {
-    state.schemaViolations.push({ api, query, errors: errors.map((error) => error.message) });
+    pushBounded(state.schemaViolations, { api, query, errors: errors.map((error) => error.message) }, state.logLimit);
   };
 }

@@ -9,6 +9,8 @@ export interface EmulatorOptions {
   /** Numeric app id used in stored `app--<id>--<name>` metaobject types. */
   apiClientId?: string;
   now?: () => Date;
+  /** How many recent requests `requests` keeps (and schema violations); counts stay exact. Default 10,000. */
+  requestLogLimit?: number;
 }
 
 export interface CustomerSeed {
@@ -66,11 +68,14 @@ export interface EmulatedMetaobject {
 
 export interface PlatformEmulator {
   handlers: RequestHandler[];
+  /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
+  handle(request: Request): Promise<Response | undefined>;
   addShop(shop: ShopSeed): void;
   setPlan(domain: string, plan: Plan): void;
   revokeAdminToken(domain: string): void;
   reset(): void;
   metaobjects(domain: string, type?: string): EmulatedMetaobject[];
+  /** The most recent requests (see requestLogLimit), oldest first. */
   readonly requests: RecordedRequest[];
   countRequests(filter?: { api?: ApiName; shop?: string }): number;
   clearRequests(): void;
