@@ -19,7 +19,14 @@ import { paginate, type Page, type PageArgs } from "./pagination";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
 import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
-import { shopByDomain, violationReporter, type EmulatorState, type ShopState, type Subscription } from "./state";
+import {
+  shopByDomain,
+  usageOf,
+  violationReporter,
+  type EmulatorState,
+  type ShopState,
+  type Subscription,
+} from "./state";
 
 const ADMIN_URL = /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin\/api\/([^/]+)\/graphql\.json$/;
 
@@ -356,7 +363,9 @@ async function answer(
       ],
     });
   }
+  const usage = usageOf(state, shop.domain);
   if (forceThrottle || (state.throttling && !shop.bucket.tryTake(requested))) {
+    usage.throttledRequests += 1;
     return jsonReply(200, { errors: [THROTTLED_ERROR], extensions: costExtension(shop, requested, null) });
   }
 
@@ -368,6 +377,8 @@ async function answer(
     (node, args) => context.returnedPageSizes.get(node) ?? requestedPageSize(node, args),
   );
   shop.bucket.refund(requested - actual);
+  usage.requestedPoints += requested;
+  usage.actualPoints += actual;
   return jsonReply(200, { ...result, extensions: costExtension(shop, requested, actual) });
 }
 

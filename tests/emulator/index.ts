@@ -7,7 +7,7 @@ import { createFaultQueue } from "./faults";
 import { displayNameOf } from "./metaobject-store";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
-import { createShopState, subscriptionFor, type EmulatorState, type ShopState } from "./state";
+import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 
@@ -43,6 +43,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     schemaViolations: [],
     logLimit,
     throttling: true,
+    usage: new Map(),
     log: createRequestLog(logLimit),
     faults: createFaultQueue(),
     latencyMs: () => latencyMs,
@@ -56,6 +57,10 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
   };
 
   const routes = [adminApiRoute(state), ...customerAccountApiRoutes(state), storefrontApiRoute(state)];
+
+  function usage(domain: string) {
+    return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
+  }
 
   return {
     handlers: mswHandlers(routes),
@@ -73,6 +78,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     reset() {
       state.shops.clear();
       state.log.clear();
+      state.usage.clear();
       state.schemaViolations.length = 0;
       state.faults.clear();
       lastId = 0;
@@ -113,5 +119,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     injectFault(fault) {
       state.faults.add(fault);
     },
+    usage,
+    allUsage: () => [...new Set([...state.shops.keys(), ...state.usage.keys()])].map(usage),
   };
 }

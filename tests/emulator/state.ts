@@ -6,7 +6,7 @@ import type { RouteEnv } from "./exchange";
 import type { ReportViolation } from "./graphql-execution";
 import { createMetaobjectStore, type MetaobjectStore } from "./metaobject-store";
 import { pushBounded } from "./request-log";
-import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed } from "./types";
+import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed, ShopUsage } from "./types";
 
 export interface Subscription {
   id: number;
@@ -36,6 +36,8 @@ export interface EmulatorState extends RouteEnv {
   logLimit: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
+  /** By shop domain. */
+  usage: Map<string, AdminUsage>;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
   nextId(): number;
 }
@@ -58,8 +60,20 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
     customers: seed.customers ?? [],
     subscription: subscriptionFor(state, seed.plan ?? "free"),
     metaobjects: createMetaobjectStore({ nextId: () => state.nextId(), now: state.now }),
-    bucket: createLeakyBucket(state.now),
+    bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
   };
+}
+
+/** The figures of ShopUsage the request log does not give. */
+export type AdminUsage = Omit<ShopUsage, "shop" | "requests">;
+
+export const noUsage = (): AdminUsage => ({ requestedPoints: 0, actualPoints: 0, throttledRequests: 0 });
+
+/** The shop's usage counters, to be incremented. */
+export function usageOf(state: EmulatorState, domain: string): AdminUsage {
+  let usage = state.usage.get(domain);
+  if (!usage) state.usage.set(domain, (usage = noUsage()));
+  return usage;
 }
 
 export function shopByDomain(state: EmulatorState, domain: string | undefined): ShopState | undefined {

@@ -4,6 +4,9 @@ export type ApiName = "admin" | "customer-account" | "customer-account-discovery
 
 export type Plan = "free" | "starter" | "pro" | "scale";
 
+/** The shop's Shopify plan, which sets its Admin API rate limit. */
+export type ApiTier = "standard" | "advanced" | "plus" | "enterprise";
+
 export interface EmulatorOptions {
   appTomlPath?: string;
   /** Numeric app id used in stored `app--<id>--<name>` metaobject types. */
@@ -26,7 +29,21 @@ export interface ShopSeed {
   adminAccessToken: string;
   storefrontAccessToken?: string;
   plan?: Plan;
+  /** Defaults to standard. */
+  tier?: ApiTier;
   customers?: CustomerSeed[];
+}
+
+/** One shop's Admin API consumption since the last reset. */
+export interface ShopUsage {
+  shop: string;
+  /** Requests to any API, counted like countRequests (cleared by clearRequests). */
+  requests: number;
+  /** Summed over the Admin requests that ran (not those refused as throttled or over the cap). */
+  requestedPoints: number;
+  actualPoints: number;
+  /** Admin requests answered THROTTLED, by the bucket or by an injected fault. */
+  throttledRequests: number;
 }
 
 export interface RecordedRequest {
@@ -84,4 +101,7 @@ export interface PlatformEmulator {
   /** Turns the cost bucket off (benchmarks) or back on; injected THROTTLED faults still apply. */
   setThrottling(enabled: boolean): void;
   injectFault(fault: FaultSpec): void;
+  usage(domain: string): ShopUsage;
+  /** Every shop that was added or has usage. */
+  allUsage(): ShopUsage[];
 }
