@@ -5,7 +5,7 @@ import { parseDocument, type ParsedDocument } from "./documents";
 import { faultReply, THROTTLED_ERROR, type FaultQueue } from "./faults";
 import { jsonReply, type Reply } from "./reply";
 import type { RequestLog } from "./request-log";
-import type { ApiName, RecordedRequest } from "./types";
+import type { ApiName, FaultSpec, RecordedRequest } from "./types";
 
 export interface GraphqlRequest {
   query: string;
@@ -93,20 +93,40 @@ function toResponse(reply: Reply): Response {
   return HttpResponse.json(reply.body as JsonBodyType, { status: reply.status, headers: reply.headers });
 }
 
-/** Records the request, then answers with a pending fault or with `produce`. */
-async function serve(
+async function replyWithFault(
   env: RouteEnv,
-  entry: Omit<RecordedRequest, "status">,
+  request: Request,
+  fault: FaultSpec | undefined,
   produce: () => Reply | Promise<Reply>,
   throttled: (() => Reply | Promise<Reply>) | undefined,
 ): Promise<Reply> {
+  if (!fault) return produce();
+  switch (fault.kind) {
+    case "delay":
+      await sleep(fault.delayMs ?? 0);
+      return produce();
+    case "hang":
+      await env.faults.hang(request.signal);
+      return "network-error";
+    case "throttled":
+      return throttled ? throttled() : jsonReply(200, { errors: [THROTTLED_ERROR] });
+    default:
+      return faultReply(fault.kind);
+  }
+}
+
+/** Records the request, then answers with a pending fault or with `produce`. */
+async function serve(
+  env: RouteEnv,
+  request: Request,
+  entry: Omit<RecordedRequest, "status">,
+  produce: () => Reply | Promise<Reply>,
+  throttled?: () => Reply | Promise<Reply>,
+): Promise<Reply> {
   const recorded: RecordedRequest = { ...entry, status: 0 };
   env.log.record(recorded);
-  const fault = env.faults.take(entry.api, entry.operationName);
-  let reply: Reply;
-  if (fault === undefined) reply = await produce();
-  else if (fault === "throttled") reply = throttled ? await throttled() : jsonReply(200, { errors: [THROTTLED_ERROR] });
-  else reply = faultReply(fault);
+  const fault = env.faults.take(entry.api, entry.operationName, entry.shop);
+  const reply = await replyWithFault(env, request, fault, produce, throttled);
   recorded.status = reply === "network-error" ? 0 : reply.status;
   return reply;
 }
@@ -132,16 +152,13 @@ export function graphqlRoute(env: RouteEnv, spec: GraphqlRouteSpec): Route {
           variables: graphql?.variables,
         };
         if (!graphql) {
-          return serve(
-            env,
-            entry,
-            () => jsonReply(400, { errors: { query: "Required parameter missing or invalid" } }),
-            undefined,
+          return serve(env, request, entry, () =>
+            jsonReply(400, { errors: { query: "Required parameter missing or invalid" } }),
           );
         }
         const exchange = { request, groups, graphql };
         const { throttled } = spec;
-        return serve(env, entry, () => spec.handle(exchange), throttled && (() => throttled(exchange)));
+        return serve(env, request, entry, () => spec.handle(exchange), throttled && (() => throttled(exchange)));
       }),
   };
 }
@@ -152,7 +169,7 @@ export function plainRoute(env: RouteEnv, spec: PlainRouteSpec): Route {
     url: spec.url,
     answer: (request, groups) =>
       withLatency(env, () =>
-        serve(env, { api: spec.api, shop: spec.shopOf(groups) }, () => spec.handle(request, groups), undefined),
+        serve(env, request, { api: spec.api, shop: spec.shopOf(groups) }, () => spec.handle(request, groups)),
       ),
   };
 }

@@ -62,14 +62,29 @@ export interface SchemaViolation {
   errors: string[];
 }
 
-export type FaultKind = "http500" | "http503" | "http429" | "throttled" | "network";
+export type FaultKind =
+  | "http500"
+  | "http503"
+  | "http429"
+  | "throttled"
+  | "network"
+  /** HTTP 200 with `data: null` and a top-level `errors` array, as the platform answers an internal error. */
+  | "graphqlErrors"
+  /** Never answers; the request is released (as a network error) when its client aborts it or on reset. */
+  | "hang"
+  /** Answers normally after `delayMs`, even if the client gave up meanwhile. */
+  | "delay";
 
 export interface FaultSpec {
   kind: FaultKind;
   api?: ApiName;
+  /** The shop a request is recorded under. */
+  shop?: string;
+  operationName?: string;
   /** Defaults to 1. */
   times?: number;
-  operationName?: string;
+  /** Required for "delay". */
+  delayMs?: number;
 }
 
 export interface EmulatedMetaobject {
