@@ -264,11 +264,16 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const valueOf = SORT_VALUES[sortKey];
       if (!valueOf)
         throw new GraphQLError(`Invalid sortKey "${sortKey}": expected one of ${Object.keys(SORT_VALUES).join(", ")}`);
-      const entries = definition
-        ? store.list(definition).filter((entry) => terms.every((term) => matchesTerm(entry, term)))
-        : [];
+      // A query goes through the search index, which sees writes late; the nodes it finds are then
+      // loaded from the store, so they show current values and those deleted since drop out.
+      const candidates = !definition ? [] : terms.length > 0 ? store.searchable(definition) : store.list(definition);
+      const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
       const page = paginate(entries, { key: sortKey, valueOf, idOf: (entry) => entry.numericId }, args);
-      return connectionView(context, info, page, metaobjectView);
+      const edges = page.edges.flatMap(({ cursor, item }) => {
+        const current = store.get(item.numericId);
+        return current ? [{ cursor, item: current }] : [];
+      });
+      return connectionView(context, info, { ...page, edges }, metaobjectView);
     },
 
     metaobjectCreate: ({ metaobject }: { metaobject: FieldsInput & { type: string; handle?: string | null } }) => {

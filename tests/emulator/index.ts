@@ -43,6 +43,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     schemaViolations: [],
     logLimit,
     throttling: true,
+    searchLagMs: options.searchLagMs ?? 0,
     usage: new Map(),
     log: createRequestLog(logLimit),
     faults: createFaultQueue(),
@@ -83,6 +84,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       state.faults.clear();
       lastId = 0;
       latencyMs = 0;
+      state.searchLagMs = options.searchLagMs ?? 0;
       state.throttling = true;
     },
     metaobjects(domain, type) {
@@ -112,6 +114,9 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     setLatency(ms) {
       latencyMs = ms;
+    },
+    setSearchLag(ms) {
+      state.searchLagMs = ms;
     },
     setThrottling(enabled) {
       state.throttling = enabled;

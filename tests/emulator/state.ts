@@ -34,6 +34,8 @@ export interface EmulatorState extends RouteEnv {
   schemaViolations: SchemaViolation[];
   /** Bounds the request log and the violations, which would otherwise grow for as long as a sandbox runs. */
   logLimit: number;
+  /** How long a metaobject write takes to reach the search index (metaobjects(query:)). */
+  searchLagMs: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
   /** By shop domain. */
@@ -59,7 +61,11 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
     storefrontAccessToken: seed.storefrontAccessToken,
     customers: seed.customers ?? [],
     subscription: subscriptionFor(state, seed.plan ?? "free"),
-    metaobjects: createMetaobjectStore({ nextId: () => state.nextId(), now: state.now }),
+    metaobjects: createMetaobjectStore({
+      nextId: () => state.nextId(),
+      now: state.now,
+      searchLagMs: () => state.searchLagMs,
+    }),
     bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
   };
 }

@@ -14,6 +14,8 @@ export interface EmulatorOptions {
   now?: () => Date;
   /** How many recent requests `requests` keeps (and schema violations); counts stay exact. Default 10,000. */
   requestLogLimit?: number;
+  /** The initial setSearchLag, restored by reset(). Default 0. */
+  searchLagMs?: number;
 }
 
 export interface CustomerSeed {
@@ -113,6 +115,11 @@ export interface PlatformEmulator {
   clearRequests(): void;
   readonly schemaViolations: SchemaViolation[];
   setLatency(ms: number): void;
+  /**
+   * From now on each metaobject write reaches `metaobjects(query: …)` only `ms` after it happened,
+   * as the platform's search is eventually consistent; lookups by id or handle stay consistent.
+   */
+  setSearchLag(ms: number): void;
   /** Turns the cost bucket off (benchmarks) or back on; injected THROTTLED faults still apply. */
   setThrottling(enabled: boolean): void;
   injectFault(fault: FaultSpec): void;
