@@ -124,6 +124,8 @@ describe("tiers, refunds and usage", () => {
       requestedPoints: 252 + 1000,
       actualPoints: 2 + 1000,
       throttledRequests: 1,
+      refreshes: 0,
+      tokenExchanges: 0,
     });
     expect(emulator.allUsage()).toEqual([emulator.usage(TEST_SHOP)]);
     expect(emulator.usage("other.myshopify.com")).toMatchObject({ requests: 0, requestedPoints: 0 });

@@ -1,18 +1,22 @@
 import path from "node:path";
 import { adminApiRoute } from "./admin-api";
-import { loadMetaobjectDefinitions } from "./app-config";
+import { loadAppConfig } from "./app-config";
 import { customerAccountApiRoutes } from "./customer-account-api";
 import { answerRequest, mswHandlers } from "./exchange";
 import { createFaultQueue } from "./faults";
 import { displayNameOf } from "./metaobject-store";
+import { oauthRoute } from "./oauth";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
 import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
+import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 
 export type {
+  AdminCredentials,
   ApiName,
+  ApiTier,
   CustomerSeed,
   EmulatedMetaobject,
   EmulatorOptions,
@@ -22,23 +26,31 @@ export type {
   PlatformEmulator,
   RecordedRequest,
   SchemaViolation,
+  SeededShop,
   ShopSeed,
+  ShopUsage,
 } from "./types";
 
 /**
- * An in-memory Shopify (Admin, Customer Account and Storefront GraphQL APIs) as msw handlers.
- * Every document is validated against the published schema of the requested API version.
+ * An in-memory Shopify (Admin, Customer Account and Storefront GraphQL APIs, and the Admin OAuth
+ * token endpoint) as msw handlers, or as `handle(request)` for a server. Every document is
+ * validated against the published schema of the requested API version.
  */
 export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformEmulator {
   let lastId = 0;
   let latencyMs = 0;
   const logLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
+  const appConfig = loadAppConfig(
+    options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
+    options.apiClientId ?? "1234567",
+  );
   const state: EmulatorState = {
     shops: new Map(),
-    definitions: loadMetaobjectDefinitions(
-      options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
-      options.apiClientId ?? "1234567",
-    ),
+    definitions: appConfig.definitions,
+    scopes: appConfig.scopes,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    adminTokenLifetimeSeconds: options.adminTokenLifetimeSeconds ?? DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS,
     now: options.now ?? (() => new Date()),
     schemaViolations: [],
     logLimit,
@@ -57,7 +69,12 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     return shop;
   };
 
-  const routes = [adminApiRoute(state), ...customerAccountApiRoutes(state), storefrontApiRoute(state)];
+  const routes = [
+    adminApiRoute(state),
+    oauthRoute(state),
+    ...customerAccountApiRoutes(state),
+    storefrontApiRoute(state),
+  ];
 
   function usage(domain: string) {
     return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
@@ -68,14 +85,20 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     handle: (request) => answerRequest(routes, request),
     addShop(seed) {
       if (state.shops.has(seed.domain)) throw new Error(`emulator: shop ${seed.domain} already exists`);
-      state.shops.set(seed.domain, createShopState(state, seed));
+      const shop = createShopState(state, seed);
+      state.shops.set(seed.domain, shop);
+      return { domain: seed.domain, adminCredentials: shop.adminTokens.current ?? null };
     },
     setPlan(domain, plan) {
       shopNamed(domain).subscription = subscriptionFor(state, plan);
     },
     revokeAdminToken(domain) {
-      shopNamed(domain).adminAccessToken = undefined;
+      shopNamed(domain).adminTokens.revokeAll();
     },
+    expireAdminToken(domain) {
+      shopNamed(domain).adminTokens.expireAll();
+    },
+    adminCredentials: (domain) => shopNamed(domain).adminTokens.current,
     reset() {
       state.shops.clear();
       state.log.clear();

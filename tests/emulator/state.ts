@@ -6,6 +6,7 @@ import type { RouteEnv } from "./exchange";
 import type { ReportViolation } from "./graphql-execution";
 import { createMetaobjectStore, type MetaobjectStore } from "./metaobject-store";
 import { pushBounded } from "./request-log";
+import { createAdminTokens, type AdminTokens } from "./tokens";
 import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed, ShopUsage } from "./types";
 
 export interface Subscription {
@@ -18,8 +19,7 @@ export interface ShopState {
   domain: string;
   /** Stable per domain, so customer-account URLs survive reset() and new emulator instances. */
   numericId: number;
-  /** Undefined once revoked. */
-  adminAccessToken: string | undefined;
+  adminTokens: AdminTokens;
   storefrontAccessToken: string | undefined;
   customers: CustomerSeed[];
   subscription: Subscription | undefined;
@@ -30,6 +30,11 @@ export interface ShopState {
 export interface EmulatorState extends RouteEnv {
   shops: Map<string, ShopState>;
   definitions: MetaobjectDefinitions;
+  /** The scopes of every installation, from the app's configuration. */
+  scopes: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  adminTokenLifetimeSeconds: number;
   now: () => Date;
   schemaViolations: SchemaViolation[];
   /** Bounds the request log and the violations, which would otherwise grow for as long as a sandbox runs. */
@@ -54,10 +59,22 @@ export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription 
 }
 
 export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState {
+  const adminTokens = createAdminTokens({
+    now: state.now,
+    lifetimeSeconds: seed.adminTokenLifetimeSeconds ?? state.adminTokenLifetimeSeconds,
+    scope: state.scopes,
+  });
+  if (seed.installed !== false) {
+    adminTokens.issue({
+      expiring: seed.expiringAdminToken !== false,
+      accessToken: seed.adminAccessToken,
+      refreshToken: seed.refreshToken,
+    });
+  }
   return {
     domain: seed.domain,
     numericId: shopNumericId(seed.domain),
-    adminAccessToken: seed.adminAccessToken,
+    adminTokens,
     storefrontAccessToken: seed.storefrontAccessToken,
     customers: seed.customers ?? [],
     subscription: subscriptionFor(state, seed.plan ?? "free"),
@@ -73,7 +90,13 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
 /** The figures of ShopUsage the request log does not give. */
 export type AdminUsage = Omit<ShopUsage, "shop" | "requests">;
 
-export const noUsage = (): AdminUsage => ({ requestedPoints: 0, actualPoints: 0, throttledRequests: 0 });
+export const noUsage = (): AdminUsage => ({
+  requestedPoints: 0,
+  actualPoints: 0,
+  throttledRequests: 0,
+  refreshes: 0,
+  tokenExchanges: 0,
+});
 
 /** The shop's usage counters, to be incremented. */
 export function usageOf(state: EmulatorState, domain: string): AdminUsage {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from "msw";
 
-export type ApiName = "admin" | "customer-account" | "customer-account-discovery" | "storefront";
+export type ApiName = "admin" | "admin-oauth" | "customer-account" | "customer-account-discovery" | "storefront";
 
 export type Plan = "free" | "starter" | "pro" | "scale";
 
@@ -11,6 +11,14 @@ export interface EmulatorOptions {
   appTomlPath?: string;
   /** Numeric app id used in stored `app--<id>--<name>` metaobject types. */
   apiClientId?: string;
+  /**
+   * The app's API key and secret: the OAuth token endpoint checks them, and token exchange checks
+   * session tokens against the secret. Without them every token request is refused.
+   */
+  clientId?: string;
+  clientSecret?: string;
+  /** How long an expiring offline access token lasts, unless the shop says otherwise. Default 3600. */
+  adminTokenLifetimeSeconds?: number;
   now?: () => Date;
   /** How many recent requests `requests` keeps (and schema violations); counts stay exact. Default 10,000. */
   requestLogLimit?: number;
@@ -28,12 +36,36 @@ export interface CustomerSeed {
 export interface ShopSeed {
   /** The myshopify domain, e.g. "test-shop.myshopify.com". */
   domain: string;
-  adminAccessToken: string;
+  /** False: the app is not installed and holds no admin token. Default true. */
+  installed?: boolean;
+  /** The initial offline access token; generated when absent. */
+  adminAccessToken?: string;
+  /** The initial refresh token of an expiring access token; generated when absent. */
+  refreshToken?: string;
+  /** False seeds a legacy non-expiring token with no refresh token. Default true. */
+  expiringAdminToken?: boolean;
+  adminTokenLifetimeSeconds?: number;
   storefrontAccessToken?: string;
   plan?: Plan;
   /** Defaults to standard. */
   tier?: ApiTier;
   customers?: CustomerSeed[];
+}
+
+/** An installation's offline Admin API credentials, as the token endpoint hands them out. */
+export interface AdminCredentials {
+  accessToken: string;
+  /** ISO 8601; null for a non-expiring token. */
+  expiresAt: string | null;
+  refreshToken: string | null;
+  refreshTokenExpiresAt: string | null;
+  scope: string;
+}
+
+export interface SeededShop {
+  domain: string;
+  /** Null when the shop was seeded as not installed. */
+  adminCredentials: AdminCredentials | null;
 }
 
 /** One shop's Admin API consumption since the last reset. */
@@ -46,6 +78,10 @@ export interface ShopUsage {
   actualPoints: number;
   /** Admin requests answered THROTTLED, by the bucket or by an injected fault. */
   throttledRequests: number;
+  /** Successful grant_type=refresh_token requests. */
+  refreshes: number;
+  /** Successful token exchanges (session token or migration of a non-expiring token). */
+  tokenExchanges: number;
 }
 
 export interface RecordedRequest {
@@ -104,9 +140,14 @@ export interface PlatformEmulator {
   handlers: RequestHandler[];
   /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
   handle(request: Request): Promise<Response | undefined>;
-  addShop(shop: ShopSeed): void;
+  addShop(shop: ShopSeed): SeededShop;
   setPlan(domain: string, plan: Plan): void;
+  /** Every admin and refresh token of the shop stops working, as on uninstall. */
   revokeAdminToken(domain: string): void;
+  /** The shop's admin access tokens expire now; its refresh token still works. */
+  expireAdminToken(domain: string): void;
+  /** The credentials issued last (seeded, refreshed or exchanged); undefined once revoked. */
+  adminCredentials(domain: string): AdminCredentials | undefined;
   reset(): void;
   metaobjects(domain: string, type?: string): EmulatedMetaobject[];
   /** The most recent requests (see requestLogLimit), oldest first. */
