@@ -1,8 +1,11 @@
 import type { RequestHandler } from "msw";
 
-export type ApiName = "admin" | "admin-oauth" | "customer-account" | "customer-account-discovery" | "storefront";
+// Names that are also checked at run time (the HTTP control endpoints) are listed as values.
+export const API_NAMES = ["admin", "admin-oauth", "customer-account", "customer-account-discovery", "storefront"] as const;
+export type ApiName = (typeof API_NAMES)[number];
 
-export type Plan = "free" | "starter" | "pro" | "scale";
+export const PLANS = ["free", "starter", "pro", "scale"] as const;
+export type Plan = (typeof PLANS)[number];
 
 /** The shop's Shopify plan, which sets its Admin API rate limit. */
 export type ApiTier = "standard" | "advanced" | "plus" | "enterprise";
@@ -100,18 +103,20 @@ export interface SchemaViolation {
   errors: string[];
 }
 
-export type FaultKind =
-  | "http500"
-  | "http503"
-  | "http429"
-  | "throttled"
-  | "network"
-  /** HTTP 200 with `data: null` and a top-level `errors` array, as the platform answers an internal error. */
-  | "graphqlErrors"
-  /** Never answers; the request is released (as a network error) when its client aborts it or on reset. */
-  | "hang"
-  /** Answers normally after `delayMs`, even if the client gave up meanwhile. */
-  | "delay";
+export const FAULT_KINDS = [
+  "http500",
+  "http503",
+  "http429",
+  "throttled",
+  "network",
+  // HTTP 200 with `data: null` and a top-level `errors` array, as the platform answers an internal error.
+  "graphqlErrors",
+  // Never answers; the request is released (as a network error) when its client aborts it or on reset.
+  "hang",
+  // Answers normally after `delayMs`, even if the client gave up meanwhile.
+  "delay",
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
