@@ -43,7 +43,8 @@ for (const api of SCHEMA_APIS) {
   const sourceName = `${api}-${SCHEMA_VERSION}.schema.json`;
   const source = readFileSync(path.resolve(sourceDir, sourceName));
   const introspection = JSON.parse(source.toString("utf8")) as { data?: IntrospectionQuery };
-  if (!introspection.data?.__schema) throw new Error(`${sourceName} is not an introspection result ({ data: { __schema } })`);
+  if (!introspection.data?.__schema)
+    throw new Error(`${sourceName} is not an introspection result ({ data: { __schema } })`);
   withoutDescriptions(introspection.data);
   const schema = buildClientSchema(introspection.data);
   const problems = validateSchema(schema);
@@ -51,7 +52,8 @@ for (const api of SCHEMA_APIS) {
   const sdl = printSchema(schema);
   const typeCount = Object.keys(schema.getTypeMap()).length;
   const roundTripped = Object.keys(buildASTSchema(parse(sdl)).getTypeMap()).length;
-  if (roundTripped !== typeCount) throw new Error(`${sourceName}: SDL has ${roundTripped} types, introspection ${typeCount}`);
+  if (roundTripped !== typeCount)
+    throw new Error(`${sourceName}: SDL has ${roundTripped} types, introspection ${typeCount}`);
 
   // gzip writes no file name and a zero timestamp, so the same input always gives the same bytes.
   const vendored = gzipSync(sdl, { level: 9 });

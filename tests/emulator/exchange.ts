@@ -75,15 +75,11 @@ async function readGraphqlRequest(request: Request): Promise<GraphqlRequest | un
   const { query, variables, operationName } = body as Record<string, unknown>;
   if (typeof query !== "string") return undefined;
   const parsed = parseDocument(query);
+  const documentOperationName = "document" in parsed ? getOperationAST(parsed.document)?.name?.value : undefined;
   return {
     query,
     variables: typeof variables === "object" && variables !== null ? (variables as Record<string, unknown>) : {},
-    operationName:
-      typeof operationName === "string"
-        ? operationName
-        : "document" in parsed
-          ? getOperationAST(parsed.document)?.name?.value
-          : undefined,
+    operationName: typeof operationName === "string" ? operationName : documentOperationName,
     parsed,
   };
 }

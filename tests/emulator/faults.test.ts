@@ -54,10 +54,12 @@ describe("hang", () => {
     expect(performance.now() - started).toBeLessThan(300);
     await expect(stuck).rejects.toThrow(/abort|timeout/i);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    await expect.poll(() => emulator.requests.map((request) => [request.operationName, request.status])).toEqual([
-      ["Stuck", 0],
-      ["ShopName", 200],
-    ]);
+    await expect
+      .poll(() => emulator.requests.map((request) => [request.operationName, request.status]))
+      .toEqual([
+        ["Stuck", 0],
+        ["ShopName", 200],
+      ]);
   });
 
   it("releases a request whose client never gives up on reset", async () => {

@@ -53,7 +53,11 @@ describe("platform requests over HTTP", () => {
     const invalid = await postAdmin(via(adminUrl()), TOKEN, `{ shop { nope } }`);
     expect(invalid.body.errors?.[0]?.extensions).toEqual({ code: "undefinedField" });
     expect(await remote.schemaViolations()).toEqual([
-      { api: "admin", query: "{ shop { nope } }", errors: [expect.stringMatching(/^Cannot query field "nope" on type "Shop"\./)] },
+      {
+        api: "admin",
+        query: "{ shop { nope } }",
+        errors: [expect.stringMatching(/^Cannot query field "nope" on type "Shop"\./)],
+      },
     ]);
     expect(await remote.requests({ api: "admin" })).toEqual([
       expect.objectContaining({ operationName: "Name", status: 200 }),
@@ -143,7 +147,9 @@ describe("platform requests over HTTP", () => {
   it("answers 404 for a URL no platform endpoint serves", async () => {
     const response = await fetch(`${server.url}/example.com/anything?q=1`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ errors: "emulator: no platform endpoint for GET https://example.com/anything?q=1" });
+    expect(await response.json()).toEqual({
+      errors: "emulator: no platform endpoint for GET https://example.com/anything?q=1",
+    });
   });
 });
 

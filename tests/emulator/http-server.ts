@@ -82,7 +82,9 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
   return {
     "GET health": () => ({ ok: true }),
     "POST shops": ({ body }) => ({
-      shops: parse(z.strictObject({ shops: z.array(ShopSeedSchema) }), body).shops.map((seed) => emulator.addShop(seed)),
+      shops: parse(z.strictObject({ shops: z.array(ShopSeedSchema) }), body).shops.map((seed) =>
+        emulator.addShop(seed),
+      ),
     }),
     "POST reset": () => {
       emulator.reset();

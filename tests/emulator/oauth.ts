@@ -30,7 +30,9 @@ async function readParams(request: Request): Promise<Params | undefined> {
   try {
     const body: unknown = JSON.parse(text);
     if (typeof body !== "object" || body === null) return undefined;
-    return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? value : undefined]));
+    return Object.fromEntries(
+      Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? value : undefined]),
+    );
   } catch {
     return undefined;
   }
@@ -73,11 +75,11 @@ async function exchangeToken(state: EmulatorState, shop: ShopState, params: Para
     if (!(await verifySessionToken(state, shop, subject))) {
       return oauthError(400, "invalid_subject_token", "The session token is invalid, expired or for another shop");
     }
+    // A non-expiring offline token is one per installation: exchanging again returns it.
     credentials =
       params.expiring === "1"
         ? shop.adminTokens.issue({ expiring: true })
-        : // A non-expiring offline token is one per installation: exchanging again returns it.
-          (shop.adminTokens.nonExpiring() ?? shop.adminTokens.issue({ expiring: false }));
+        : (shop.adminTokens.nonExpiring() ?? shop.adminTokens.issue({ expiring: false }));
   } else if (params.subject_token_type === OFFLINE_TOKEN_TYPE && params.expiring === "1") {
     credentials = shop.adminTokens.migrate(subject);
     if (!credentials) {
@@ -104,7 +106,8 @@ async function answer(state: EmulatorState, request: Request, domain: string | u
   switch (params.grant_type) {
     case REFRESH_GRANT: {
       const credentials = shop.adminTokens.refresh(params.refresh_token ?? "");
-      if (!credentials) return oauthError(400, "invalid_grant", "The refresh token is invalid, expired or already used");
+      if (!credentials)
+        return oauthError(400, "invalid_grant", "The refresh token is invalid, expired or already used");
       usageOf(state, shop.domain).refreshes += 1;
       return tokenReply(state, credentials);
     }

@@ -59,7 +59,10 @@ describe("startEmulatorProcess", () => {
       expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const remote = createRemoteEmulator(emulator.url);
       const credentials = await remote.adminCredentials("demo.myshopify.com");
-      expect(credentials).toMatchObject({ accessToken: expect.stringMatching(/^shpat_/), refreshToken: expect.any(String) });
+      expect(credentials).toMatchObject({
+        accessToken: expect.stringMatching(/^shpat_/),
+        refreshToken: expect.any(String),
+      });
       expect(await remote.adminCredentials("gone-demo.myshopify.com")).toBeUndefined();
       const { body } = await postAdmin(
         remote.platformUrl(adminUrl("demo.myshopify.com")),

@@ -57,7 +57,8 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
       Object.entries(params).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
     ).toString();
 
-  const addShops = async (seeds: ShopSeed[]) => (await call<{ shops: SeededShop[] }>("POST", "shops", { shops: seeds })).shops;
+  const addShops = async (seeds: ShopSeed[]) =>
+    (await call<{ shops: SeededShop[] }>("POST", "shops", { shops: seeds })).shops;
   const post = (path: string, body: unknown) => call<unknown>("POST", path, body).then(() => undefined);
 
   return {
@@ -86,6 +87,7 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
     requests: async (filter = {}) =>
       (await call<{ requests: RecordedRequest[] }>("GET", `requests?${query(filter)}`)).requests,
     clearRequests: () => call<unknown>("DELETE", "requests").then(() => undefined),
-    schemaViolations: async () => (await call<{ violations: SchemaViolation[] }>("GET", "schema-violations")).violations,
+    schemaViolations: async () =>
+      (await call<{ violations: SchemaViolation[] }>("GET", "schema-violations")).violations,
   };
 }

@@ -37,7 +37,11 @@ describe("vendored schemas", () => {
   });
 
   it.each([
-    ["admin", `{ metaobjectByHandle(handle: {type: "$app:save_item", handle: "x"}) { id nonexistentField } }`, "Metaobject"],
+    [
+      "admin",
+      `{ metaobjectByHandle(handle: {type: "$app:save_item", handle: "x"}) { id nonexistentField } }`,
+      "Metaobject",
+    ],
     ["customer-account", `{ customer { id nonexistentField } }`, "Customer"],
     ["storefront", `{ customer(customerAccessToken: "x") { id nonexistentField } }`, "Customer"],
   ] as const)("reject a field the %s API does not have", (api, query, type) => {
@@ -94,7 +98,9 @@ describe("vendored schemas", () => {
 
     expect(emulator.schemaViolations).toEqual([]);
     expect(emulator.metaobjects(shop, SAVE_ITEM_TYPE)).toEqual([]);
-    expect(new Set(emulator.requests.map((request) => `${request.api} ${request.operationName} ${request.status}`))).toEqual(
+    expect(
+      new Set(emulator.requests.map((request) => `${request.api} ${request.operationName} ${request.status}`)),
+    ).toEqual(
       new Set([
         "admin SavedItemsApplyWrites 200",
         "admin SavedItemsReadState 200",

@@ -58,10 +58,13 @@ describe("search index lag", () => {
     const id = await upsert("a", "active");
     expect(await search("fields.status:active")).toEqual([]);
 
-    const lookups = await admin(`query L($id: ID!) {
+    const lookups = await admin(
+      `query L($id: ID!) {
       byHandle: metaobjectByHandle(handle: {type: "${SAVE_ITEM}", handle: "a"}) { id }
       byId: metaobject(id: $id) { handle }
-      unfiltered: metaobjects(type: "${SAVE_ITEM}", first: 10) { nodes { handle } } }`, { id });
+      unfiltered: metaobjects(type: "${SAVE_ITEM}", first: 10) { nodes { handle } } }`,
+      { id },
+    );
     expect(lookups.body.data).toEqual({
       byHandle: { id },
       byId: { handle: "a" },

@@ -236,7 +236,10 @@ describe("token exchange", () => {
         expiring: true,
       })
       .catch((thrown: unknown) => thrown);
-    expect((error as HttpResponseError).response).toMatchObject({ code: 400, body: { error: "invalid_subject_token" } });
+    expect((error as HttpResponseError).response).toMatchObject({
+      code: 400,
+      body: { error: "invalid_subject_token" },
+    });
 
     // The library checks the signature itself before it asks, so this one goes over plain fetch.
     const forged = await fetch(`https://${TEST_SHOP}/admin/oauth/access_token`, {

@@ -38,7 +38,8 @@ export function createAdminTokens(deps: { now: () => Date; lifetimeSeconds: numb
   // Expired tokens can never work again, so they go; this keeps a long-running sandbox bounded.
   function forgetExpired(): void {
     const now = nowMs();
-    for (const [token, grant] of access) if (grant.expiresAtMs !== undefined && grant.expiresAtMs <= now) access.delete(token);
+    for (const [token, grant] of access)
+      if (grant.expiresAtMs !== undefined && grant.expiresAtMs <= now) access.delete(token);
     for (const [token, grant] of refresh) if (grant.expiresAtMs <= now) refresh.delete(token);
   }
 

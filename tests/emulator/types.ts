@@ -1,7 +1,13 @@
 import type { RequestHandler } from "msw";
 
 // Names that are also checked at run time (the HTTP control endpoints) are listed as values.
-export const API_NAMES = ["admin", "admin-oauth", "customer-account", "customer-account-discovery", "storefront"] as const;
+export const API_NAMES = [
+  "admin",
+  "admin-oauth",
+  "customer-account",
+  "customer-account-discovery",
+  "storefront",
+] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
 export const PLANS = ["free", "starter", "pro", "scale"] as const;
