@@ -48,12 +48,14 @@ describe("hang", () => {
     emulator.injectFault({ kind: "hang", operationName: "Stuck" });
     const started = performance.now();
     const stuck = postAdmin(adminUrl(), TOKEN, `query Stuck { shop { id } }`, undefined, {
-      signal: AbortSignal.timeout(300),
+      signal: AbortSignal.timeout(1000),
     });
+    let stuckSettled = false;
+    stuck.catch(() => undefined).finally(() => (stuckSettled = true));
     expect((await postAdmin(adminUrl(), TOKEN, SHOP_NAME)).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(300);
+    expect(stuckSettled).toBe(false);
     await expect(stuck).rejects.toThrow(/abort|timeout/i);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
     await expect
       .poll(() => emulator.requests.map((request) => [request.operationName, request.status]))
       .toEqual([
@@ -73,15 +75,15 @@ describe("hang", () => {
 
 describe("delay", () => {
   it("answers normally after the delay, as many times as asked", async () => {
-    emulator.injectFault({ kind: "delay", delayMs: 200, times: 2, api: "admin" });
+    emulator.injectFault({ kind: "delay", delayMs: 500, times: 2, api: "admin" });
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const started = performance.now();
       expect((await postAdmin(adminUrl(), TOKEN, SHOP_NAME)).body.data).toBeDefined();
-      expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(490);
     }
     const started = performance.now();
     await postAdmin(adminUrl(), TOKEN, SHOP_NAME);
-    expect(performance.now() - started).toBeLessThan(190);
+    expect(performance.now() - started).toBeLessThan(490);
   });
 
   it("needs a delay", () => {
