@@ -80,6 +80,7 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions = {})
     });
   });
   // A caller that forgets stop() must still be able to exit; the lifeline then takes the child down.
+  // The pipes are net.Sockets, which can be unref'd, though the stream types do not say so.
   child.unref();
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref(): void }).unref();
 
