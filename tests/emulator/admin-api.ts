@@ -19,7 +19,14 @@ import { paginate, type Page, type PageArgs } from "./pagination";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
 import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
-import { shopByDomain, violationReporter, type EmulatorState, type ShopState, type Subscription } from "./state";
+import {
+  shopByDomain,
+  usageOf,
+  violationReporter,
+  type EmulatorState,
+  type ShopState,
+  type Subscription,
+} from "./state";
 
 const ADMIN_URL = /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin\/api\/([^/]+)\/graphql\.json$/;
 
@@ -257,11 +264,16 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const valueOf = SORT_VALUES[sortKey];
       if (!valueOf)
         throw new GraphQLError(`Invalid sortKey "${sortKey}": expected one of ${Object.keys(SORT_VALUES).join(", ")}`);
-      const entries = definition
-        ? store.list(definition).filter((entry) => terms.every((term) => matchesTerm(entry, term)))
-        : [];
+      // A query goes through the search index, which sees writes late; the nodes it finds are then
+      // loaded from the store, so they show current values and those deleted since drop out.
+      const candidates = !definition ? [] : terms.length > 0 ? store.searchable(definition) : store.list(definition);
+      const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
       const page = paginate(entries, { key: sortKey, valueOf, idOf: (entry) => entry.numericId }, args);
-      return connectionView(context, info, page, metaobjectView);
+      const edges = page.edges.flatMap(({ cursor, item }) => {
+        const current = store.get(item.numericId);
+        return current ? [{ cursor, item: current }] : [];
+      });
+      return connectionView(context, info, { ...page, edges }, metaobjectView);
     },
 
     metaobjectCreate: ({ metaobject }: { metaobject: FieldsInput & { type: string; handle?: string | null } }) => {
@@ -339,7 +351,8 @@ async function answer(
   const shop = shopByDomain(state, domain);
   const schema = getSchema("admin", version);
   if (!shop || !schema) return NOT_FOUND;
-  if (shop.adminAccessToken === undefined || request.headers.get("X-Shopify-Access-Token") !== shop.adminAccessToken) {
+  // The platform does not tell an expired token from an unknown one.
+  if (!shop.adminTokens.isValid(request.headers.get("X-Shopify-Access-Token"))) {
     return jsonReply(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
   }
   const prepared = prepareOperation(schema, graphql, violationReporter(state, "admin", graphql.query));
@@ -356,7 +369,9 @@ async function answer(
       ],
     });
   }
+  const usage = usageOf(state, shop.domain);
   if (forceThrottle || (state.throttling && !shop.bucket.tryTake(requested))) {
+    usage.throttledRequests += 1;
     return jsonReply(200, { errors: [THROTTLED_ERROR], extensions: costExtension(shop, requested, null) });
   }
 
@@ -368,10 +383,12 @@ async function answer(
     (node, args) => context.returnedPageSizes.get(node) ?? requestedPageSize(node, args),
   );
   shop.bucket.refund(requested - actual);
+  usage.requestedPoints += requested;
+  usage.actualPoints += actual;
   return jsonReply(200, { ...result, extensions: costExtension(shop, requested, actual) });
 }
 
-export function adminApiHandler(state: EmulatorState) {
+export function adminApiRoute(state: EmulatorState) {
   return graphqlRoute(state, {
     api: "admin",
     url: ADMIN_URL,

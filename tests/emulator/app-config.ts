@@ -53,9 +53,24 @@ function readField(key: string, raw: unknown, where: string): FieldDefinition {
   };
 }
 
-/** Reads the `[metaobjects.app.*]` definitions the app declares in shopify.app.toml. */
-export function loadMetaobjectDefinitions(tomlPath: string, apiClientId: string): MetaobjectDefinitions {
+export interface AppConfig {
+  definitions: MetaobjectDefinitions;
+  /** `[access_scopes] scopes`, what the platform grants an installation and reports as `scope`. */
+  scopes: string;
+}
+
+/** Reads what the platform takes from the app's shopify.app.toml. */
+export function loadAppConfig(tomlPath: string, apiClientId: string): AppConfig {
   const toml = parse(readFileSync(tomlPath, "utf8"));
+  const accessScopes = isTable(toml.access_scopes) ? toml.access_scopes : {};
+  return {
+    definitions: metaobjectDefinitions(toml, apiClientId),
+    scopes: optionalString(accessScopes, "scopes", "access_scopes") ?? "",
+  };
+}
+
+/** The `[metaobjects.app.*]` definitions the app declares. */
+function metaobjectDefinitions(toml: Table, apiClientId: string): MetaobjectDefinitions {
   const metaobjects = isTable(toml.metaobjects) ? toml.metaobjects : {};
   const app = isTable(metaobjects.app) ? metaobjects.app : {};
   const byType = new Map<string, MetaobjectDefinition>();

@@ -1,26 +1,39 @@
 import {
   getArgumentValues,
   getNamedType,
-  isInterfaceType,
-  isLeafType,
+  isCompositeType,
   isObjectType,
   Kind,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLNamedType,
+  type GraphQLCompositeType,
+  type GraphQLObjectType,
   type GraphQLSchema,
+  type NamedTypeNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import type { ApiTier } from "./types";
 
-// Shopify's published cost model, simplified: an object costs 1, a scalar or enum 0, a connection
-// 2 plus its page size times the cost of one node, a mutation field 10 whatever it selects.
+// Shopify's published cost model (https://shopify.dev/docs/api/usage/limits#cost-calculation):
+// a scalar or enum costs 0, an object 1, an interface or union what its most expensive possible
+// type costs with the given selection, a connection 2 plus its page size (first/last) times the
+// cost of one node, and a mutation's root field 10 whatever it selects. A plain list of objects
+// (Metaobject.fields) is not paged and costs like one object.
 export const MAX_QUERY_COST = 1000;
-const BUCKET_SIZE = 2000;
-const RESTORE_RATE = 100;
 const MUTATION_FIELD_COST = 10;
 const CONNECTION_COST = 2;
+
+/** The Admin API's per app-and-shop bucket by the shop's plan (https://shopify.dev/docs/api/usage/limits). */
+const TIERS: Record<ApiTier, { bucketSize: number; restoreRate: number }> = {
+  standard: { bucketSize: 2_000, restoreRate: 100 },
+  advanced: { bucketSize: 4_000, restoreRate: 200 },
+  plus: { bucketSize: 20_000, restoreRate: 1_000 },
+  enterprise: { bucketSize: 40_000, restoreRate: 2_000 },
+};
+
+export const API_TIERS = Object.keys(TIERS) as [ApiTier, ...ApiTier[]];
 
 export interface ThrottleStatus {
   maximumAvailable: number;
@@ -48,39 +61,48 @@ export type PageSizeOf = (field: FieldNode, args: Record<string, unknown>) => nu
 export const requestedPageSize: PageSizeOf = (_field, args) => Number(args.first ?? args.last ?? 0);
 
 export function queryCost(input: CostInput, pageSizeOf: PageSizeOf): number {
+  const { schema } = input;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of input.document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const mutationType = input.schema.getMutationType();
+  const mutationType = schema.getMutationType();
 
-  const typeNamed = (name: string | undefined, fallback: GraphQLNamedType) =>
-    (name === undefined ? undefined : input.schema.getType(name)) ?? fallback;
+  const appliesTo = (condition: NamedTypeNode | undefined, object: GraphQLObjectType): boolean => {
+    if (!condition) return true;
+    const type = schema.getType(condition.name.value);
+    return type === object || (isCompositeType(type) && !isObjectType(type) && schema.isSubType(type, object));
+  };
 
-  function selectionCost(selectionSet: SelectionSetNode, parent: GraphQLNamedType): number {
+  function selectionCost(selectionSet: SelectionSetNode, type: GraphQLCompositeType): number {
+    if (isObjectType(type)) return objectSelectionCost(selectionSet, type);
+    const costs = schema.getPossibleTypes(type).map((object) => objectSelectionCost(selectionSet, object));
+    return Math.max(0, ...costs);
+  }
+
+  function objectSelectionCost(selectionSet: SelectionSetNode, object: GraphQLObjectType): number {
     let total = 0;
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.FIELD) {
-        total += fieldCost(selection, parent);
+        total += fieldCost(selection, object);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        total += selectionCost(selection.selectionSet, typeNamed(selection.typeCondition?.name.value, parent));
+        if (appliesTo(selection.typeCondition, object)) total += objectSelectionCost(selection.selectionSet, object);
       } else {
         const fragment = fragments.get(selection.name.value);
-        if (fragment)
-          total += selectionCost(fragment.selectionSet, typeNamed(fragment.typeCondition.name.value, parent));
+        if (fragment && appliesTo(fragment.typeCondition, object))
+          total += objectSelectionCost(fragment.selectionSet, object);
       }
     }
     return total;
   }
 
-  function fieldCost(node: FieldNode, parent: GraphQLNamedType): number {
+  function fieldCost(node: FieldNode, parent: GraphQLObjectType): number {
     if (parent === mutationType) return MUTATION_FIELD_COST;
-    // Unions only expose __typename, which is free.
-    if (!isObjectType(parent) && !isInterfaceType(parent)) return 0;
+    // __typename has no definition among the fields and is free.
     const definition = parent.getFields()[node.name.value];
     if (!definition || !node.selectionSet) return 0;
     const type = getNamedType(definition.type);
-    if (isLeafType(type)) return 0;
+    if (!isCompositeType(type)) return 0;
     const inner = selectionCost(node.selectionSet, type);
     if (type.name.endsWith("Connection")) {
       return CONNECTION_COST + pageSizeOf(node, getArgumentValues(definition, node, input.variables)) * inner;
@@ -91,8 +113,8 @@ export function queryCost(input: CostInput, pageSizeOf: PageSizeOf): number {
     return 1 + inner;
   }
 
-  const root = input.schema.getRootType(input.operation.operation);
-  return root ? selectionCost(input.operation.selectionSet, root) : 0;
+  const root = schema.getRootType(input.operation.operation);
+  return root ? objectSelectionCost(input.operation.selectionSet, root) : 0;
 }
 
 export interface LeakyBucket {
@@ -101,19 +123,20 @@ export interface LeakyBucket {
   refund(points: number): void;
 }
 
-/** Shopify's per app-and-shop bucket, draining on the emulator's clock. */
-export function createLeakyBucket(now: () => Date): LeakyBucket {
-  let available = BUCKET_SIZE;
+/** Shopify's per app-and-shop bucket, refilling on the emulator's clock. */
+export function createLeakyBucket(now: () => Date, tier: ApiTier): LeakyBucket {
+  const { bucketSize, restoreRate } = TIERS[tier];
+  let available = bucketSize;
   let updatedAtMs = now().getTime();
   const refill = () => {
     const nowMs = now().getTime();
-    available = Math.min(BUCKET_SIZE, available + (Math.max(0, nowMs - updatedAtMs) / 1000) * RESTORE_RATE);
+    available = Math.min(bucketSize, available + (Math.max(0, nowMs - updatedAtMs) / 1000) * restoreRate);
     updatedAtMs = Math.max(updatedAtMs, nowMs);
   };
   return {
     status() {
       refill();
-      return { maximumAvailable: BUCKET_SIZE, currentlyAvailable: Math.floor(available), restoreRate: RESTORE_RATE };
+      return { maximumAvailable: bucketSize, currentlyAvailable: Math.floor(available), restoreRate };
     },
     tryTake(cost) {
       refill();
@@ -122,7 +145,7 @@ export function createLeakyBucket(now: () => Date): LeakyBucket {
       return true;
     },
     refund(points) {
-      available = Math.min(BUCKET_SIZE, available + points);
+      available = Math.min(bucketSize, available + points);
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { RequestHandler } from "msw";
-import { getRoute, graphqlRoute } from "./exchange";
+import { graphqlRoute, plainRoute, type Route } from "./exchange";
 import { executeOperation, prepareOperation } from "./graphql-execution";
 import { jsonReply, NOT_FOUND } from "./reply";
 import { getSchema } from "./schemas";
@@ -14,13 +13,14 @@ const DISCOVERED_VERSION = "2026-10";
 // documented form. The 401 body shape is likewise an assumption modelled on GraphQL error bodies.
 const UNAUTHORIZED = jsonReply(401, { errors: [{ message: "Unauthorized", extensions: { code: "UNAUTHORIZED" } }] });
 
-export function customerAccountApiHandlers(state: EmulatorState): RequestHandler[] {
+export function customerAccountApiRoutes(state: EmulatorState): Route[] {
   return [
-    getRoute(state, {
+    plainRoute(state, {
       api: "customer-account-discovery",
+      method: "GET",
       url: DISCOVERY_URL,
       shopOf: ([host]) => host ?? "",
-      handle: ([host]) => {
+      handle: (_request, [host]) => {
         const shop = shopByDomain(state, host);
         if (!shop) return NOT_FOUND;
         const base = `https://shopify.com/${shop.numericId}/account/customer/api`;

@@ -1,25 +1,39 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { getOperationAST, parse, type DocumentNode, type GraphQLError } from "graphql";
+import { getOperationAST } from "graphql";
 import { http, HttpResponse, type JsonBodyType, type RequestHandler } from "msw";
+import { parseDocument, type ParsedDocument } from "./documents";
 import { faultReply, THROTTLED_ERROR, type FaultQueue } from "./faults";
 import { jsonReply, type Reply } from "./reply";
-import type { ApiName, RecordedRequest } from "./types";
+import type { RequestLog } from "./request-log";
+import type { ApiName, FaultSpec, RecordedRequest } from "./types";
 
 export interface GraphqlRequest {
   query: string;
   variables: Record<string, unknown>;
   operationName: string | undefined;
-  parsed: { document: DocumentNode } | { syntaxError: GraphQLError };
+  parsed: ParsedDocument;
 }
 
 export interface RouteEnv {
   latencyMs(): number;
-  requests: RecordedRequest[];
+  log: RequestLog;
   faults: FaultQueue;
 }
 
-/** A URL pattern's capture groups; empty when the pattern does not match. */
+/** A URL pattern's capture groups. */
 type Groups = readonly (string | undefined)[];
+
+/**
+ * One endpoint of the platform as a plain Request → Reply function. The msw handlers (tests, in
+ * process) and the HTTP server (a separate process) both answer through these, so the two can
+ * never behave differently.
+ */
+export interface Route {
+  method: "GET" | "POST";
+  /** Matched against the URL without query string and hash, as msw does. */
+  url: RegExp;
+  answer(request: Request, groups: Groups): Promise<Reply>;
+}
 
 export interface GraphqlExchange {
   request: Request;
@@ -27,7 +41,7 @@ export interface GraphqlExchange {
   graphql: GraphqlRequest;
 }
 
-export interface GraphqlRoute {
+export interface GraphqlRouteSpec {
   api: ApiName;
   url: RegExp;
   /** The shop a request is recorded under. */
@@ -37,17 +51,17 @@ export interface GraphqlRoute {
   throttled?(exchange: GraphqlExchange): Reply | Promise<Reply>;
 }
 
-export interface GetRoute {
+export interface PlainRouteSpec {
   api: ApiName;
+  method: Route["method"];
   url: RegExp;
   shopOf(groups: Groups): string;
-  handle(groups: Groups): Reply;
+  handle(request: Request, groups: Groups): Reply | Promise<Reply>;
 }
 
-function matchUrl(pattern: RegExp, request: Request): Groups {
-  // msw matches patterns against the URL without query string and hash.
+function matchUrl(pattern: RegExp, request: Request): Groups | undefined {
   const url = new URL(request.url);
-  return pattern.exec(`${url.origin}${url.pathname}`)?.slice(1) ?? [];
+  return pattern.exec(`${url.origin}${url.pathname}`)?.slice(1);
 }
 
 async function readGraphqlRequest(request: Request): Promise<GraphqlRequest | undefined> {
@@ -60,15 +74,8 @@ async function readGraphqlRequest(request: Request): Promise<GraphqlRequest | un
   if (typeof body !== "object" || body === null) return undefined;
   const { query, variables, operationName } = body as Record<string, unknown>;
   if (typeof query !== "string") return undefined;
-  let parsed: GraphqlRequest["parsed"];
-  let documentOperationName: string | undefined;
-  try {
-    const document = parse(query);
-    parsed = { document };
-    documentOperationName = getOperationAST(document)?.name?.value;
-  } catch (error) {
-    parsed = { syntaxError: error as GraphQLError };
-  }
+  const parsed = parseDocument(query);
+  const documentOperationName = "document" in parsed ? getOperationAST(parsed.document)?.name?.value : undefined;
   return {
     query,
     variables: typeof variables === "object" && variables !== null ? (variables as Record<string, unknown>) : {},
@@ -82,77 +89,114 @@ function toResponse(reply: Reply): Response {
   return HttpResponse.json(reply.body as JsonBodyType, { status: reply.status, headers: reply.headers });
 }
 
-/** Records the request, then answers with a pending fault or with `produce`. */
-async function serve(
+async function replyWithFault(
   env: RouteEnv,
-  entry: Omit<RecordedRequest, "status">,
+  request: Request,
+  fault: FaultSpec | undefined,
   produce: () => Reply | Promise<Reply>,
   throttled: (() => Reply | Promise<Reply>) | undefined,
 ): Promise<Reply> {
+  if (!fault) return produce();
+  switch (fault.kind) {
+    case "delay":
+      await sleep(fault.delayMs ?? 0);
+      return produce();
+    case "hang":
+      await env.faults.hang(request.signal);
+      return "network-error";
+    case "throttled":
+      return throttled ? throttled() : jsonReply(200, { errors: [THROTTLED_ERROR] });
+    default:
+      return faultReply(fault.kind);
+  }
+}
+
+/** Records the request, then answers with a pending fault or with `produce`. */
+async function serve(
+  env: RouteEnv,
+  request: Request,
+  entry: Omit<RecordedRequest, "status">,
+  produce: () => Reply | Promise<Reply>,
+  throttled?: () => Reply | Promise<Reply>,
+): Promise<Reply> {
   const recorded: RecordedRequest = { ...entry, status: 0 };
-  env.requests.push(recorded);
-  const fault = env.faults.take(entry.api, entry.operationName);
-  let reply: Reply;
-  if (fault === undefined) reply = await produce();
-  else if (fault === "throttled") reply = throttled ? await throttled() : jsonReply(200, { errors: [THROTTLED_ERROR] });
-  else reply = faultReply(fault);
+  env.log.record(recorded);
+  const fault = env.faults.take(entry.api, entry.operationName, entry.shop);
+  const reply = await replyWithFault(env, request, fault, produce, throttled);
   recorded.status = reply === "network-error" ? 0 : reply.status;
   return reply;
 }
 
+async function withLatency(env: RouteEnv, answer: () => Promise<Reply>): Promise<Reply> {
+  const ms = env.latencyMs();
+  if (ms > 0) await sleep(ms);
+  return answer();
+}
+
+export function graphqlRoute(env: RouteEnv, spec: GraphqlRouteSpec): Route {
+  return {
+    method: "POST",
+    url: spec.url,
+    answer: (request, groups) =>
+      withLatency(env, async () => {
+        const graphql = await readGraphqlRequest(request);
+        const entry = {
+          api: spec.api,
+          shop: spec.shopOf(groups),
+          operationName: graphql?.operationName,
+          query: graphql?.query,
+          variables: graphql?.variables,
+        };
+        if (!graphql) {
+          return serve(env, request, entry, () =>
+            jsonReply(400, { errors: { query: "Required parameter missing or invalid" } }),
+          );
+        }
+        const exchange = { request, groups, graphql };
+        const { throttled } = spec;
+        return serve(env, request, entry, () => spec.handle(exchange), throttled && (() => throttled(exchange)));
+      }),
+  };
+}
+
+export function plainRoute(env: RouteEnv, spec: PlainRouteSpec): Route {
+  return {
+    method: spec.method,
+    url: spec.url,
+    answer: (request, groups) =>
+      withLatency(env, () =>
+        serve(env, request, { api: spec.api, shop: spec.shopOf(groups) }, () => spec.handle(request, groups)),
+      ),
+  };
+}
+
+/** The emulator's answer to a request for a platform URL, or undefined when no route serves it. */
+export async function answerRequest(routes: readonly Route[], request: Request): Promise<Response | undefined> {
+  for (const route of routes) {
+    if (route.method !== request.method) continue;
+    const groups = matchUrl(route.url, request);
+    if (groups) return toResponse(await route.answer(request, groups));
+  }
+  return undefined;
+}
+
 /**
- * An msw handler that answers each Request once. With more than one msw server listening in a
+ * msw handlers that answer each Request once. With more than one msw server listening in a
  * process (a test file's own server next to a shared one from a setup file), msw runs the
  * handlers once per server for the same Request; repeating the first answer keeps the emulator's
  * state and request log to one visit per request.
  */
-function onceHandler(
-  env: RouteEnv,
-  method: "get" | "post",
-  url: RegExp,
-  answer: (request: Request, groups: Groups) => Promise<Reply>,
-): RequestHandler {
-  const answers = new WeakMap<Request, Promise<Reply>>();
-  return http[method](url, async ({ request }) => {
-    let reply = answers.get(request);
-    if (!reply) {
-      reply = (async () => {
-        const ms = env.latencyMs();
-        if (ms > 0) await sleep(ms);
-        return answer(request, matchUrl(url, request));
-      })();
-      answers.set(request, reply);
-    }
-    return toResponse(await reply);
+export function mswHandlers(routes: readonly Route[]): RequestHandler[] {
+  return routes.map((route) => {
+    const answers = new WeakMap<Request, Promise<Reply>>();
+    const method = route.method === "GET" ? http.get : http.post;
+    return method(route.url, async ({ request }) => {
+      let reply = answers.get(request);
+      if (!reply) {
+        reply = route.answer(request, matchUrl(route.url, request) ?? []);
+        answers.set(request, reply);
+      }
+      return toResponse(await reply);
+    });
   });
-}
-
-export function graphqlRoute(env: RouteEnv, route: GraphqlRoute): RequestHandler {
-  return onceHandler(env, "post", route.url, async (request, groups) => {
-    const graphql = await readGraphqlRequest(request);
-    const entry = {
-      api: route.api,
-      shop: route.shopOf(groups),
-      operationName: graphql?.operationName,
-      query: graphql?.query,
-      variables: graphql?.variables,
-    };
-    if (!graphql) {
-      return serve(
-        env,
-        entry,
-        () => jsonReply(400, { errors: { query: "Required parameter missing or invalid" } }),
-        undefined,
-      );
-    }
-    const exchange = { request, groups, graphql };
-    const { throttled } = route;
-    return serve(env, entry, () => route.handle(exchange), throttled && (() => throttled(exchange)));
-  });
-}
-
-export function getRoute(env: RouteEnv, route: GetRoute): RequestHandler {
-  return onceHandler(env, "get", route.url, async (_request, groups) =>
-    serve(env, { api: route.api, shop: route.shopOf(groups) }, () => route.handle(groups), undefined),
-  );
 }

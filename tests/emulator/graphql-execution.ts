@@ -3,7 +3,6 @@ import {
   getOperationAST,
   getVariableValues,
   GraphQLError,
-  validate,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLFieldResolver,
@@ -11,6 +10,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
+import { validateDocument } from "./documents";
 import type { GraphqlRequest } from "./exchange";
 import { jsonReply, type Reply } from "./reply";
 
@@ -62,7 +62,7 @@ export function prepareOperation(
   };
   if ("syntaxError" in request.parsed) return reject([request.parsed.syntaxError]);
   const { document } = request.parsed;
-  const validationErrors = validate(schema, document);
+  const validationErrors = validateDocument(schema, document);
   if (validationErrors.length > 0) return reject(validationErrors);
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {

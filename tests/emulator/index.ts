@@ -1,16 +1,22 @@
 import path from "node:path";
-import { adminApiHandler } from "./admin-api";
-import { loadMetaobjectDefinitions } from "./app-config";
-import { customerAccountApiHandlers } from "./customer-account-api";
+import { adminApiRoute } from "./admin-api";
+import { loadAppConfig } from "./app-config";
+import { customerAccountApiRoutes } from "./customer-account-api";
+import { answerRequest, mswHandlers } from "./exchange";
 import { createFaultQueue } from "./faults";
 import { displayNameOf } from "./metaobject-store";
+import { oauthRoute } from "./oauth";
+import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
-import { createShopState, subscriptionFor, type EmulatorState, type ShopState } from "./state";
-import { storefrontApiHandler } from "./storefront-api";
+import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
+import { storefrontApiRoute } from "./storefront-api";
+import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 
 export type {
+  AdminCredentials,
   ApiName,
+  ApiTier,
   CustomerSeed,
   EmulatedMetaobject,
   EmulatorOptions,
@@ -20,26 +26,38 @@ export type {
   PlatformEmulator,
   RecordedRequest,
   SchemaViolation,
+  SeededShop,
   ShopSeed,
+  ShopUsage,
 } from "./types";
 
 /**
- * An in-memory Shopify (Admin, Customer Account and Storefront GraphQL APIs) as msw handlers.
- * Every document is validated against the published schema of the requested API version.
+ * An in-memory Shopify (Admin, Customer Account and Storefront GraphQL APIs, and the Admin OAuth
+ * token endpoint) as msw handlers, or as `handle(request)` for a server. Every document is
+ * validated against the published schema of the requested API version.
  */
 export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformEmulator {
   let lastId = 0;
   let latencyMs = 0;
+  const logLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
+  const appConfig = loadAppConfig(
+    options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
+    options.apiClientId ?? "1234567",
+  );
   const state: EmulatorState = {
     shops: new Map(),
-    definitions: loadMetaobjectDefinitions(
-      options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
-      options.apiClientId ?? "1234567",
-    ),
+    definitions: appConfig.definitions,
+    scopes: appConfig.scopes,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    adminTokenLifetimeSeconds: options.adminTokenLifetimeSeconds ?? DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS,
     now: options.now ?? (() => new Date()),
     schemaViolations: [],
+    logLimit,
     throttling: true,
-    requests: [],
+    searchLagMs: options.searchLagMs ?? 0,
+    usage: new Map(),
+    log: createRequestLog(logLimit),
     faults: createFaultQueue(),
     latencyMs: () => latencyMs,
     nextId: () => (lastId += 1),
@@ -51,25 +69,45 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     return shop;
   };
 
+  const routes = [
+    adminApiRoute(state),
+    oauthRoute(state),
+    ...customerAccountApiRoutes(state),
+    storefrontApiRoute(state),
+  ];
+
+  function usage(domain: string) {
+    return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
+  }
+
   return {
-    handlers: [adminApiHandler(state), ...customerAccountApiHandlers(state), storefrontApiHandler(state)],
+    handlers: mswHandlers(routes),
+    handle: (request) => answerRequest(routes, request),
     addShop(seed) {
       if (state.shops.has(seed.domain)) throw new Error(`emulator: shop ${seed.domain} already exists`);
-      state.shops.set(seed.domain, createShopState(state, seed));
+      const shop = createShopState(state, seed);
+      state.shops.set(seed.domain, shop);
+      return { domain: seed.domain, adminCredentials: shop.adminTokens.current ?? null };
     },
     setPlan(domain, plan) {
       shopNamed(domain).subscription = subscriptionFor(state, plan);
     },
     revokeAdminToken(domain) {
-      shopNamed(domain).adminAccessToken = undefined;
+      shopNamed(domain).adminTokens.revokeAll();
     },
+    expireAdminToken(domain) {
+      shopNamed(domain).adminTokens.expireAll();
+    },
+    adminCredentials: (domain) => shopNamed(domain).adminTokens.current,
     reset() {
       state.shops.clear();
-      state.requests.length = 0;
+      state.log.clear();
+      state.usage.clear();
       state.schemaViolations.length = 0;
       state.faults.clear();
       lastId = 0;
       latencyMs = 0;
+      state.searchLagMs = options.searchLagMs ?? 0;
       state.throttling = true;
     },
     metaobjects(domain, type) {
@@ -88,17 +126,11 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     // Getters hand out the live arrays, which are emptied in place, so a reference taken once stays current.
     get requests() {
-      return state.requests;
+      return state.log.entries;
     },
-    countRequests(filter = {}) {
-      return state.requests.filter(
-        (request) =>
-          (filter.api === undefined || request.api === filter.api) &&
-          (filter.shop === undefined || request.shop === filter.shop),
-      ).length;
-    },
+    countRequests: (filter) => state.log.count(filter),
     clearRequests() {
-      state.requests.length = 0;
+      state.log.clear();
     },
     get schemaViolations() {
       return state.schemaViolations;
@@ -106,11 +138,16 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     setLatency(ms) {
       latencyMs = ms;
     },
+    setSearchLag(ms) {
+      state.searchLagMs = ms;
+    },
     setThrottling(enabled) {
       state.throttling = enabled;
     },
     injectFault(fault) {
       state.faults.add(fault);
     },
+    usage,
+    allUsage: () => [...new Set([...state.shops.keys(), ...state.usage.keys()])].map(usage),
   };
 }

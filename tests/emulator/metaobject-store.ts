@@ -74,6 +74,12 @@ export interface MetaobjectStore {
   findByHandle(definition: MetaobjectDefinition, handle: string): StoredMetaobject | undefined;
   /** Entries in id order, optionally of one type only. */
   list(definition?: MetaobjectDefinition): StoredMetaobject[];
+  /**
+   * Entries of a type in id order as the platform's search index has them: each write shows
+   * `searchLagMs` after it happened, so a search may miss new entries, match on old values or
+   * still find deleted ones. The snapshots only serve to match and sort.
+   */
+  searchable(definition: MetaobjectDefinition): StoredMetaobject[];
   delete(numericId: number): boolean;
 }
 
@@ -97,9 +103,36 @@ function slugify(text: string): string {
 }
 
 /** One shop's metaobject entries. Every write validates everything first and writes nothing on error. */
-export function createMetaobjectStore(deps: { nextId: () => number; now: () => Date }): MetaobjectStore {
+export function createMetaobjectStore(deps: {
+  nextId: () => number;
+  now: () => Date;
+  searchLagMs: () => number;
+}): MetaobjectStore {
   const entries = new Map<number, StoredMetaobject>();
+  // Per entry, its writes in order as the search index will see them; undefined marks a deletion.
+  const searchIndex = new Map<number, { visibleAtMs: number; snapshot: StoredMetaobject | undefined }[]>();
   let lastStampMs = Number.NEGATIVE_INFINITY;
+
+  /** What the index shows for an entry now, after forgetting the writes that can no longer show. */
+  function indexed(numericId: number, nowMs: number): StoredMetaobject | undefined {
+    const versions = searchIndex.get(numericId);
+    const latest = versions?.findLastIndex((version) => version.visibleAtMs <= nowMs) ?? -1;
+    if (!versions || latest < 0) return undefined;
+    // Once a write shows, the ones before it never will again; a deletion that shows ends the entry.
+    versions.splice(0, latest);
+    const { snapshot } = versions[0]!;
+    if (!snapshot && versions.length === 1) searchIndex.delete(numericId);
+    return snapshot;
+  }
+
+  function indexWrite(numericId: number, entry: StoredMetaobject | undefined): void {
+    const nowMs = deps.now().getTime();
+    indexed(numericId, nowMs);
+    let versions = searchIndex.get(numericId);
+    if (!versions) searchIndex.set(numericId, (versions = []));
+    // A shallow copy is a snapshot: writes replace an entry's values Map rather than change it.
+    versions.push({ visibleAtMs: nowMs + deps.searchLagMs(), snapshot: entry && { ...entry } });
+  }
 
   // Strictly increasing per shop, so sorting by updated_at is deterministic even for writes that
   // land in the same millisecond.
@@ -197,6 +230,7 @@ export function createMetaobjectStore(deps: { nextId: () => number; now: () => D
         updatedAt: createdAt,
       };
       entries.set(numericId, entry);
+      indexWrite(numericId, entry);
       return { entry, userErrors };
     },
     update(entry, handle, write) {
@@ -206,12 +240,27 @@ export function createMetaobjectStore(deps: { nextId: () => number; now: () => D
       entry.values = values;
       if (handle) entry.handle = handle.value;
       entry.updatedAt = stamp();
+      indexWrite(entry.numericId, entry);
       return { entry, userErrors };
     },
     get: (numericId) => entries.get(numericId),
     findByHandle,
     // A Map iterates in insertion order, which is id order because ids only grow.
     list: (definition) => [...entries.values()].filter((entry) => !definition || entry.definition === definition),
-    delete: (numericId) => entries.delete(numericId),
+    searchable(definition) {
+      const nowMs = deps.now().getTime();
+      const visible: StoredMetaobject[] = [];
+      // Ids only grow, so the index's insertion order is id order.
+      for (const numericId of [...searchIndex.keys()]) {
+        const snapshot = indexed(numericId, nowMs);
+        if (snapshot?.definition === definition) visible.push(snapshot);
+      }
+      return visible;
+    },
+    delete(numericId) {
+      if (!entries.delete(numericId)) return false;
+      indexWrite(numericId, undefined);
+      return true;
+    },
   };
 }

@@ -1,31 +1,41 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
+import { gunzipSync } from "node:zlib";
+import { buildASTSchema, parse, type GraphQLSchema } from "graphql";
 
 export type SchemaApi = "admin" | "customer-account" | "storefront";
 
-const SUPPORTED_VERSIONS: readonly string[] = ["2026-07", "2026-10"];
+export const SCHEMA_APIS: readonly SchemaApi[] = ["admin", "customer-account", "storefront"];
+
+/**
+ * The one version the emulator serves: the app pins the Admin and Storefront APIs to it, and the
+ * emulator's own discovery document hands it out for the Customer Account API.
+ */
+export const SCHEMA_VERSION = "2026-10";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-function schemasDir(): string {
-  return process.env.SHOPIFY_SCHEMAS_DIR ?? path.resolve(repoRoot, "../shared/shopify-schemas");
+export const vendoredSchemasDir = path.join(repoRoot, "tests/emulator/schemas");
+
+export function vendoredSchemaFile(api: SchemaApi): string {
+  return path.join(vendoredSchemasDir, `${api}-${SCHEMA_VERSION}.graphql.gz`);
 }
 
-// Module-level on purpose: building a schema costs ~250 ms, and schemas are immutable, so every
-// emulator instance in the process shares them.
-const cache = new Map<string, GraphQLSchema>();
+// Module-level on purpose: building the admin schema costs a few hundred ms, and schemas are
+// immutable, so every emulator instance in the process shares them.
+const cache = new Map<SchemaApi, GraphQLSchema>();
 
 /** The published schema for an API version, or undefined when the emulator does not serve that version. */
 export function getSchema(api: SchemaApi, version: string | undefined): GraphQLSchema | undefined {
-  if (version === undefined || !SUPPORTED_VERSIONS.includes(version)) return undefined;
-  const file = path.join(schemasDir(), `${api}-${version}.schema.json`);
-  let schema = cache.get(file);
+  if (version !== SCHEMA_VERSION) return undefined;
+  let schema = cache.get(api);
   if (!schema) {
-    const introspection = JSON.parse(readFileSync(file, "utf8")) as { data: IntrospectionQuery };
-    schema = buildClientSchema(introspection.data);
-    cache.set(file, schema);
+    const sdl = gunzipSync(readFileSync(vendoredSchemaFile(api))).toString("utf8");
+    // scripts/vendor-platform-schemas.ts refuses to write a schema that fails validateSchema, so
+    // checking it again on every load would only cost time.
+    schema = buildASTSchema(parse(sdl, { noLocation: true }), { assumeValid: true, assumeValidSDL: true });
+    cache.set(api, schema);
   }
   return schema;
 }

@@ -5,7 +5,9 @@ import { createLeakyBucket, type LeakyBucket } from "./cost";
 import type { RouteEnv } from "./exchange";
 import type { ReportViolation } from "./graphql-execution";
 import { createMetaobjectStore, type MetaobjectStore } from "./metaobject-store";
-import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed } from "./types";
+import { pushBounded } from "./request-log";
+import { createAdminTokens, type AdminTokens } from "./tokens";
+import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed, ShopUsage } from "./types";
 
 export interface Subscription {
   id: number;
@@ -17,8 +19,7 @@ export interface ShopState {
   domain: string;
   /** Stable per domain, so customer-account URLs survive reset() and new emulator instances. */
   numericId: number;
-  /** Undefined once revoked. */
-  adminAccessToken: string | undefined;
+  adminTokens: AdminTokens;
   storefrontAccessToken: string | undefined;
   customers: CustomerSeed[];
   subscription: Subscription | undefined;
@@ -29,10 +30,21 @@ export interface ShopState {
 export interface EmulatorState extends RouteEnv {
   shops: Map<string, ShopState>;
   definitions: MetaobjectDefinitions;
+  /** The scopes of every installation, from the app's configuration. */
+  scopes: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  adminTokenLifetimeSeconds: number;
   now: () => Date;
   schemaViolations: SchemaViolation[];
+  /** Bounds the request log and the violations, which would otherwise grow for as long as a sandbox runs. */
+  logLimit: number;
+  /** How long a metaobject write takes to reach the search index (metaobjects(query:)). */
+  searchLagMs: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
+  /** By shop domain. */
+  usage: Map<string, AdminUsage>;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
   nextId(): number;
 }
@@ -47,16 +59,50 @@ export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription 
 }
 
 export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState {
+  const adminTokens = createAdminTokens({
+    now: state.now,
+    lifetimeSeconds: seed.adminTokenLifetimeSeconds ?? state.adminTokenLifetimeSeconds,
+    scope: state.scopes,
+  });
+  if (seed.installed !== false) {
+    adminTokens.issue({
+      expiring: seed.expiringAdminToken !== false,
+      accessToken: seed.adminAccessToken,
+      refreshToken: seed.refreshToken,
+    });
+  }
   return {
     domain: seed.domain,
     numericId: shopNumericId(seed.domain),
-    adminAccessToken: seed.adminAccessToken,
+    adminTokens,
     storefrontAccessToken: seed.storefrontAccessToken,
     customers: seed.customers ?? [],
     subscription: subscriptionFor(state, seed.plan ?? "free"),
-    metaobjects: createMetaobjectStore({ nextId: () => state.nextId(), now: state.now }),
-    bucket: createLeakyBucket(state.now),
+    metaobjects: createMetaobjectStore({
+      nextId: () => state.nextId(),
+      now: state.now,
+      searchLagMs: () => state.searchLagMs,
+    }),
+    bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
   };
+}
+
+/** The figures of ShopUsage the request log does not give. */
+export type AdminUsage = Omit<ShopUsage, "shop" | "requests">;
+
+export const noUsage = (): AdminUsage => ({
+  requestedPoints: 0,
+  actualPoints: 0,
+  throttledRequests: 0,
+  refreshes: 0,
+  tokenExchanges: 0,
+});
+
+/** The shop's usage counters, to be incremented. */
+export function usageOf(state: EmulatorState, domain: string): AdminUsage {
+  let usage = state.usage.get(domain);
+  if (!usage) state.usage.set(domain, (usage = noUsage()));
+  return usage;
 }
 
 export function shopByDomain(state: EmulatorState, domain: string | undefined): ShopState | undefined {
@@ -69,6 +115,6 @@ export function shopByNumericId(state: EmulatorState, numericId: string | undefi
 
 export function violationReporter(state: EmulatorState, api: ApiName, query: string): ReportViolation {
   return (errors: readonly GraphQLError[]) => {
-    state.schemaViolations.push({ api, query, errors: errors.map((error) => error.message) });
+    pushBounded(state.schemaViolations, { api, query, errors: errors.map((error) => error.message) }, state.logLimit);
   };
 }

@@ -12,7 +12,7 @@ const STOREFRONT_URL = /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/api\/([
 // all the app asks for, so the emulator always requires the token.
 const UNAUTHORIZED = jsonReply(401, { errors: [{ message: "", extensions: { code: "UNAUTHORIZED" } }] });
 
-export function storefrontApiHandler(state: EmulatorState) {
+export function storefrontApiRoute(state: EmulatorState) {
   return graphqlRoute(state, {
     api: "storefront",
     url: STOREFRONT_URL,

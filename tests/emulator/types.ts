@@ -1,14 +1,38 @@
 import type { RequestHandler } from "msw";
 
-export type ApiName = "admin" | "customer-account" | "customer-account-discovery" | "storefront";
+// Names that are also checked at run time (the HTTP control endpoints) are listed as values.
+export const API_NAMES = [
+  "admin",
+  "admin-oauth",
+  "customer-account",
+  "customer-account-discovery",
+  "storefront",
+] as const;
+export type ApiName = (typeof API_NAMES)[number];
 
-export type Plan = "free" | "starter" | "pro" | "scale";
+export const PLANS = ["free", "starter", "pro", "scale"] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** The shop's Shopify plan, which sets its Admin API rate limit. */
+export type ApiTier = "standard" | "advanced" | "plus" | "enterprise";
 
 export interface EmulatorOptions {
   appTomlPath?: string;
   /** Numeric app id used in stored `app--<id>--<name>` metaobject types. */
   apiClientId?: string;
+  /**
+   * The app's API key and secret: the OAuth token endpoint checks them, and token exchange checks
+   * session tokens against the secret. Without them every token request is refused.
+   */
+  clientId?: string;
+  clientSecret?: string;
+  /** How long an expiring offline access token lasts, unless the shop says otherwise. Default 3600. */
+  adminTokenLifetimeSeconds?: number;
   now?: () => Date;
+  /** How many recent requests `requests` keeps (and schema violations); counts stay exact. Default 10,000. */
+  requestLogLimit?: number;
+  /** The initial setSearchLag, restored by reset(). Default 0. */
+  searchLagMs?: number;
 }
 
 export interface CustomerSeed {
@@ -21,10 +45,52 @@ export interface CustomerSeed {
 export interface ShopSeed {
   /** The myshopify domain, e.g. "test-shop.myshopify.com". */
   domain: string;
-  adminAccessToken: string;
+  /** False: the app is not installed and holds no admin token. Default true. */
+  installed?: boolean;
+  /** The initial offline access token; generated when absent. */
+  adminAccessToken?: string;
+  /** The initial refresh token of an expiring access token; generated when absent. */
+  refreshToken?: string;
+  /** False seeds a legacy non-expiring token with no refresh token. Default true. */
+  expiringAdminToken?: boolean;
+  adminTokenLifetimeSeconds?: number;
   storefrontAccessToken?: string;
   plan?: Plan;
+  /** Defaults to standard. */
+  tier?: ApiTier;
   customers?: CustomerSeed[];
+}
+
+/** An installation's offline Admin API credentials, as the token endpoint hands them out. */
+export interface AdminCredentials {
+  accessToken: string;
+  /** ISO 8601; null for a non-expiring token. */
+  expiresAt: string | null;
+  refreshToken: string | null;
+  refreshTokenExpiresAt: string | null;
+  scope: string;
+}
+
+export interface SeededShop {
+  domain: string;
+  /** Null when the shop was seeded as not installed. */
+  adminCredentials: AdminCredentials | null;
+}
+
+/** One shop's Admin API consumption since the last reset. */
+export interface ShopUsage {
+  shop: string;
+  /** Requests to any API, counted like countRequests (cleared by clearRequests). */
+  requests: number;
+  /** Summed over the Admin requests that ran (not those refused as throttled or over the cap). */
+  requestedPoints: number;
+  actualPoints: number;
+  /** Admin requests answered THROTTLED, by the bucket or by an injected fault. */
+  throttledRequests: number;
+  /** Successful grant_type=refresh_token requests. */
+  refreshes: number;
+  /** Successful token exchanges (session token or migration of a non-expiring token). */
+  tokenExchanges: number;
 }
 
 export interface RecordedRequest {
@@ -43,14 +109,31 @@ export interface SchemaViolation {
   errors: string[];
 }
 
-export type FaultKind = "http500" | "http503" | "http429" | "throttled" | "network";
+export const FAULT_KINDS = [
+  "http500",
+  "http503",
+  "http429",
+  "throttled",
+  "network",
+  // HTTP 200 with `data: null` and a top-level `errors` array, as the platform answers an internal error.
+  "graphqlErrors",
+  // Never answers; the request is released (as a network error) when its client aborts it or on reset.
+  "hang",
+  // Answers normally after `delayMs`, even if the client gave up meanwhile.
+  "delay",
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultSpec {
   kind: FaultKind;
   api?: ApiName;
+  /** The shop a request is recorded under. */
+  shop?: string;
+  operationName?: string;
   /** Defaults to 1. */
   times?: number;
-  operationName?: string;
+  /** Required for "delay". */
+  delayMs?: number;
 }
 
 export interface EmulatedMetaobject {
@@ -66,17 +149,33 @@ export interface EmulatedMetaobject {
 
 export interface PlatformEmulator {
   handlers: RequestHandler[];
-  addShop(shop: ShopSeed): void;
+  /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
+  handle(request: Request): Promise<Response | undefined>;
+  addShop(shop: ShopSeed): SeededShop;
   setPlan(domain: string, plan: Plan): void;
+  /** Every admin and refresh token of the shop stops working, as on uninstall. */
   revokeAdminToken(domain: string): void;
+  /** The shop's admin access tokens expire now; its refresh token still works. */
+  expireAdminToken(domain: string): void;
+  /** The credentials issued last (seeded, refreshed or exchanged); undefined once revoked. */
+  adminCredentials(domain: string): AdminCredentials | undefined;
   reset(): void;
   metaobjects(domain: string, type?: string): EmulatedMetaobject[];
+  /** The most recent requests (see requestLogLimit), oldest first. */
   readonly requests: RecordedRequest[];
   countRequests(filter?: { api?: ApiName; shop?: string }): number;
   clearRequests(): void;
   readonly schemaViolations: SchemaViolation[];
   setLatency(ms: number): void;
+  /**
+   * From now on each metaobject write reaches `metaobjects(query: …)` only `ms` after it happened,
+   * as the platform's search is eventually consistent; lookups by id or handle stay consistent.
+   */
+  setSearchLag(ms: number): void;
   /** Turns the cost bucket off (benchmarks) or back on; injected THROTTLED faults still apply. */
   setThrottling(enabled: boolean): void;
   injectFault(fault: FaultSpec): void;
+  usage(domain: string): ShopUsage;
+  /** Every shop that was added or has usage. */
+  allUsage(): ShopUsage[];
 }

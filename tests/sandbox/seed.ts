@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { PLAN_KEYS } from "../../app/services/plans";
+import { API_TIERS } from "../emulator/cost";
 
 const CustomerSchema = z.object({
   id: z.string().regex(/^gid:\/\/shopify\/Customer\/\d+$/, "must be gid://shopify/Customer/<number>"),
@@ -14,6 +15,10 @@ const SeedSchema = z.object({
       domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "must be <name>.myshopify.com"),
       plan: z.enum(PLAN_KEYS),
       installed: z.boolean().default(true),
+      // The shop's Admin API rate limit in the emulator; standard when absent.
+      tier: z.enum(API_TIERS).optional(),
+      // The emulator's initial offline token for the shop; generated when absent.
+      adminAccessToken: z.string().min(1).optional(),
       storefrontAccessToken: z.string().min(1).optional(),
       customers: z.array(CustomerSchema).default([]),
     }),
