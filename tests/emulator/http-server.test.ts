@@ -1,3 +1,4 @@
+import { DEFAULT_SCOPES } from "~/config/env.server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emulatorUrlFor, startEmulatorServer, type EmulatorServer } from "./http-server";
 import { createPlatformEmulator } from "./index";
@@ -99,7 +100,7 @@ describe("platform requests over HTTP", () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toEqual({
       access_token: expect.stringMatching(/^shpat_/),
-      scope: "read_metaobjects,write_metaobjects",
+      scope: DEFAULT_SCOPES,
       expires_in: 3600,
       refresh_token: expect.stringMatching(/^shprt_/),
       refresh_token_expires_in: 90 * 24 * 3600,

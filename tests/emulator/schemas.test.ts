@@ -5,13 +5,13 @@ import { parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 import { collectCustomerRecords, deleteCustomerRecords } from "~/services/compliance/customer-records.server";
-import { exchangeCustomerAccountAccessToken } from "~/services/direct-exchange/headless-modern.server";
-import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-exchange/headless-legacy.server";
-import { requireOfflineAdmin } from "~/services/platform/offline-admin.server";
+import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/headless-modern.server";
+import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
+import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import {
   applyWrites,
   listActiveItems,
-  readItemStates,
+  readItemRecords,
   SAVE_ITEM_TYPE,
 } from "~/services/saved-items/metaobject-store.server";
 import { givenShop } from "../support/app";
@@ -83,8 +83,8 @@ describe("vendored schemas", () => {
     expect(created).toMatchObject({ ok: true });
     const id = created?.ok ? created.id : "";
     await applyWrites(admin, [], [{ kind: "update", id, fields: { ...fields, status: "active" } }]);
-    const states = await readItemStates(admin, ["si-1"], ["sl-1"]);
-    expect(states.items.get("si-1")).toEqual({ id, status: "active" });
+    const states = await readItemRecords(admin, ["si-1"], ["sl-1"]);
+    expect(states.items.get("si-1")).toMatchObject({ id, status: "active" });
     expect((await listActiveItems(admin, "list-1", 20, undefined)).items.map((item) => item.id)).toEqual([id]);
     expect((await collectCustomerRecords(admin, customerGid)).items).toHaveLength(1);
     expect(await deleteCustomerRecords(admin, customerGid)).toEqual({ items: 1, lists: 1 });

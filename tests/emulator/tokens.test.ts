@@ -1,3 +1,4 @@
+import { DEFAULT_SCOPES } from "~/config/env.server";
 import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, HttpResponseError, LogSeverity, RequestedTokenType, shopifyApi } from "@shopify/shopify-api";
 import { SignJWT } from "jose";
@@ -8,7 +9,7 @@ import { adminUrl, postAdmin, TEST_SHOP } from "./testing";
 
 const CLIENT_ID = "emulator-test-key";
 const CLIENT_SECRET = "emulator-test-secret";
-const SCOPE = "read_metaobjects,write_metaobjects";
+const SCOPE = DEFAULT_SCOPES;
 const HOUR_MS = 3600 * 1000;
 
 // Session tokens are checked on the emulator's clock, so it follows real time plus a test offset.

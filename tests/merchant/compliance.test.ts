@@ -167,7 +167,7 @@ describe("customers/redact", () => {
     expect(await response.json()).toMatchObject({ status: "deferred" });
     expect(owners(shop, "$app:save_item")).toHaveLength(6);
 
-    await reinstall(shop, accessToken!, afterAuth);
+    await reinstall(shop, afterAuth);
 
     expect(owners(shop, "$app:save_item")).toEqual(Array(3).fill(gid(BOB)));
     expect(owners(shop, "$app:save_list")).toEqual([gid(BOB), gid(BOB)]);

@@ -109,7 +109,7 @@ describe("app/uninstalled and reinstall", () => {
     expect((await callProxy("/proxy/api/list", { query: { context: "wishlist" } })).status).toBe(403);
 
     // The emulator cannot issue a new token for an existing shop, so the reinstall reuses the old one.
-    await reinstall(shop, accessToken!, afterAuth);
+    await reinstall(shop, afterAuth);
     const record = await db.shop.findUniqueOrThrow({ where: { domain: shop } });
     expect(record.uninstalledAt).toBeNull();
     expect(record.plan).toBe("pro");
@@ -127,7 +127,7 @@ describe("app/uninstalled and reinstall", () => {
     await deliverWebhook("app/uninstalled", { shop });
     // Uninstalling cancels the app's subscriptions on the platform.
     emulator.setPlan(shop, "free");
-    await reinstall(shop, accessToken!, afterAuth);
+    await reinstall(shop, afterAuth);
     expect((await db.shop.findUniqueOrThrow({ where: { domain: shop } })).plan).toBe("free");
   });
 });

@@ -9,6 +9,7 @@ import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { sessionStorage } from "~/shopify.server";
 import { TEST_ENV } from "../setup/test-env";
 import { APP_URL, sendToApp } from "./app";
+import { emulator, offlineSessionFor } from "./platform";
 
 const appToml = parse(readFileSync(path.resolve(import.meta.dirname, "../../shopify.app.toml"), "utf8")) as {
   webhooks: { api_version: string; subscriptions: { topics?: string[]; compliance_topics?: string[]; uri: string }[] };
@@ -108,20 +109,11 @@ export async function loadAdmin<T>(loader: Loader<T>, pathAndQuery: string, shop
 }
 
 /**
- * What the library does on a (re)install: store the new offline session, then hand it and an
- * admin client to the afterAuth hook.
+ * What the library does on a (re)install: store the offline session the platform issued, then
+ * hand it and an admin client to the afterAuth hook.
  */
-export async function reinstall(shop: string, accessToken: string, afterAuth: (options: { session: Session; admin: any }) => Promise<void>) {
-  const session = new Session({
-    id: `offline_${shop}`,
-    shop,
-    state: "",
-    isOnline: false,
-    accessToken,
-    scope: "read_metaobjects,write_metaobjects",
-    expires: new Date(Date.now() + 60 * 60_000),
-    refreshToken: `shprt_reinstall_${Math.random().toString(36).slice(2)}`,
-  });
+export async function reinstall(shop: string, afterAuth: (options: { session: Session; admin: any }) => Promise<void>) {
+  const session = offlineSessionFor(shop, emulator.adminCredentials(shop)!);
   await sessionStorage.storeSession(session);
   await afterAuth({ session, admin: offlineAdminClient(shop) });
 }

@@ -1,11 +1,10 @@
-import { Session } from "@shopify/shopify-api";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import db from "~/db.server";
 import { OPERATION_NAMESPACES } from "~/edge/route-table";
 import { sessionStorage } from "~/shopify.server";
 import type { PlanKey } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
-import { emulator } from "./platform";
+import { emulator, offlineSessionFor } from "./platform";
 import { signedProxyUrl, type ProxyUrlOptions } from "./proxy-signature";
 
 type RouteModule = {
@@ -62,10 +61,8 @@ export interface ShopSetup {
 /** An installed shop: an offline session in the app's database, the shop in the emulated platform. */
 export async function givenShop(setup: ShopSetup = {}): Promise<string> {
   const domain = setup.domain ?? DEMO_SHOP;
-  const accessToken = `shpat_${domain.split(".")[0]}_${Math.random().toString(36).slice(2)}`;
-  emulator.addShop({
+  const { adminCredentials } = emulator.addShop({
     domain,
-    adminAccessToken: accessToken,
     plan: setup.plan ?? "free",
     customers: setup.customers,
     storefrontAccessToken: setup.storefrontAccessToken,
@@ -73,21 +70,7 @@ export async function givenShop(setup: ShopSetup = {}): Promise<string> {
   await db.shop.create({
     data: { domain, plan: setup.plan ?? "free", ...(setup.installed === false ? { uninstalledAt: new Date() } : {}) },
   });
-  if (setup.installed !== false) {
-    await sessionStorage.storeSession(
-      new Session({
-        id: `offline_${domain}`,
-        shop: domain,
-        state: "",
-        isOnline: false,
-        accessToken,
-        scope: "write_metaobjects",
-        // An expiring offline token, as the app now requests at install.
-        expires: new Date(Date.now() + 60 * 60_000),
-        refreshToken: `shprt_${domain.split(".")[0]}_${Math.random().toString(36).slice(2)}`,
-      }),
-    );
-  }
+  if (setup.installed !== false) await sessionStorage.storeSession(offlineSessionFor(domain, adminCredentials!));
   return domain;
 }
 

@@ -1,8 +1,28 @@
+import { Session } from "@shopify/shopify-api";
 import { setupServer } from "msw/node";
-import { createPlatformEmulator } from "../emulator";
+import { createPlatformEmulator, type AdminCredentials } from "../emulator";
+import { TEST_ENV } from "../setup/test-env";
 
 /** One emulator per test file; tests reach it to seed shops, inject faults and count requests. */
-export const emulator = createPlatformEmulator();
+export const emulator = createPlatformEmulator({
+  clientId: TEST_ENV.SHOPIFY_API_KEY,
+  clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
+});
+
+/** The offline session the library stores for credentials the platform issued. */
+export function offlineSessionFor(shop: string, credentials: AdminCredentials): Session {
+  return new Session({
+    id: `offline_${shop}`,
+    shop,
+    state: "",
+    isOnline: false,
+    accessToken: credentials.accessToken,
+    scope: credentials.scope,
+    ...(credentials.expiresAt ? { expires: new Date(credentials.expiresAt) } : {}),
+    ...(credentials.refreshToken ? { refreshToken: credentials.refreshToken } : {}),
+    ...(credentials.refreshTokenExpiresAt ? { refreshTokenExpires: new Date(credentials.refreshTokenExpiresAt) } : {}),
+  });
+}
 export const platformServer = setupServer(...emulator.handlers);
 platformServer.listen({
   // Loopback is where black-box tests reach a sandbox they started; everything else must be emulated.
