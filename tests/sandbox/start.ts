@@ -1,7 +1,7 @@
 // The sandbox: the production build of the real app, served over HTTP, with the platform replaced
 // by the in-process emulator. It lives outside app/ so no production build can ever include it.
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { setupServer } from "msw/node";
@@ -27,37 +27,45 @@ if (!existsSync(buildFile)) {
 const emulator = createPlatformEmulator();
 setupServer(...emulator.handlers).listen({ onUnhandledRequest: "error" });
 
-// Every start begins from the seed: a fresh database and a fresh emulated platform.
-const databaseFile = new URL(process.env.DATABASE_URL!).pathname;
-if (process.env.DATABASE_URL!.startsWith("file:")) {
-  rmSync(databaseFile, { force: true });
-  const { migrateDatabase } = await import("../setup/database");
-  migrateDatabase(databaseFile);
+// Every start begins from the seed: a fresh database (the default pglite:memory) and a fresh
+// emulated platform. The app connects to DATABASE_URL when the build is imported, so point it at the
+// embedded server first.
+const { parseDatabaseUrl } = await import("../../app/config/database-url");
+const { startEmbeddedPostgres, stopOnTermination } = await import("../../app/lib/database/embedded.server");
+const { applyMigrations } = await import("../../app/lib/database/migrations.server");
+const { createPool } = await import("../../app/lib/database/pool.server");
+const target = parseDatabaseUrl(process.env.DATABASE_URL!);
+if (target.kind === "embedded") {
+  const embedded = await startEmbeddedPostgres({ dataDir: target.dataDir });
+  stopOnTermination(embedded.stop);
+  process.env.DATABASE_URL = embedded.url;
 }
+const pool = createPool(process.env.DATABASE_URL!, { max: 1 });
+await applyMigrations(pool);
 
 const { PrismaClient } = await import("@prisma/client");
-const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
-const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: process.env.DATABASE_URL! }) });
+const { PrismaPg } = await import("@prisma/adapter-pg");
+const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+// Upserts: a kept data directory, or a second sandbox on the same database, starts from the seed too.
 for (const shop of seed.shops) {
   const adminAccessToken = `shpat_sandbox_${randomBytes(12).toString("hex")}`;
   emulator.addShop({ ...shop, adminAccessToken });
-  await db.shop.create({
-    data: { domain: shop.domain, plan: shop.plan, ...(shop.installed ? {} : { uninstalledAt: new Date() }) },
-  });
+  const record = { plan: shop.plan, uninstalledAt: shop.installed ? null : new Date() };
+  await db.shop.upsert({ where: { domain: shop.domain }, create: { domain: shop.domain, ...record }, update: record });
   if (shop.installed) {
-    await db.session.create({
-      data: {
-        id: `offline_${shop.domain}`,
-        shop: shop.domain,
-        state: "",
-        isOnline: false,
-        accessToken: adminAccessToken,
-        scope: "read_metaobjects,write_metaobjects",
-      },
-    });
+    const session = {
+      shop: shop.domain,
+      state: "",
+      isOnline: false,
+      accessToken: adminAccessToken,
+      scope: "read_metaobjects,write_metaobjects",
+    };
+    const id = `offline_${shop.domain}`;
+    await db.session.upsert({ where: { id }, create: { id, ...session }, update: session });
   }
 }
 await db.$disconnect();
+await pool.end();
 
 const { createRequestHandler } = await import("@remix-run/express");
 const { default: express } = await import("express");
