@@ -35,7 +35,11 @@ const { startEmbeddedPostgres, stopOnTermination } = await import("../../app/lib
 const { applyMigrations } = await import("../../app/lib/database/migrations.server");
 const { createPool } = await import("../../app/lib/database/pool.server");
 const target = parseDatabaseUrl(process.env.DATABASE_URL!);
-if (target.kind === "embedded") {
+if (target.kind === "embedded" && target.dataDir === "memory") {
+  // A copy of the tests' cached dump of a freshly migrated database: initdb takes seconds.
+  const { createTestDatabase, embeddedDumps } = await import("../setup/database");
+  process.env.DATABASE_URL = (await createTestDatabase({ kind: "embedded", ...(await embeddedDumps()) })).url;
+} else if (target.kind === "embedded") {
   const embedded = await startEmbeddedPostgres({ dataDir: target.dataDir });
   stopOnTermination(embedded.stop);
   process.env.DATABASE_URL = embedded.url;

@@ -61,9 +61,9 @@ const DUMP_CACHE = path.join(repoRoot, ".cache/test-databases");
 
 /**
  * PGlite's initdb takes seconds, a copy of its result a fraction of one: the dumps (empty, and
- * migrated) are kept between runs under a key of everything they are made from.
+ * migrated) are kept between runs (and for the sandbox) under a key of everything they are made from.
  */
-async function embeddedDumps(): Promise<{ emptyDump: string; migratedDump: string }> {
+export async function embeddedDumps(): Promise<{ emptyDump: string; migratedDump: string }> {
   const key = createHash("sha256")
     .update(readFileSync(path.join(repoRoot, "node_modules/@electric-sql/pglite/package.json")))
     .update(readFileSync(path.join(repoRoot, "app/lib/database/migrations.server.ts")))
