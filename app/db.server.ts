@@ -21,8 +21,8 @@ const EMBEDDED_POOL_SIZE = 4;
 
 /**
  * A PostgreSQL URL gets a pool on that server, whose schema `npm run db:migrate` (or applyMigrations
- * at the server's start) keeps current. Otherwise this process owns the embedded database: it starts PGlite,
- * migrates it and serves it on loopback before anything can query it.
+ * at the server's start) keeps current. Otherwise this process owns the embedded database: it
+ * starts PGlite, migrates it and serves it on loopback before anything can query it.
  */
 async function openDatabase(): Promise<Database> {
   const target = databaseTarget();
@@ -46,8 +46,8 @@ async function openDatabase(): Promise<Database> {
   return { prisma, pool, close };
 }
 
-// Dev-server reloads re-evaluate modules: one database per process, since a second PGlite on the
-// same data directory would corrupt it.
+// Dev-server reloads re-evaluate modules: the database is opened once per process, as an embedded
+// one's data directory admits a single owner.
 const database = globalThis.databaseGlobal ?? (await openDatabase());
 globalThis.databaseGlobal = database;
 
