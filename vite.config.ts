@@ -23,6 +23,8 @@ export default defineConfig({
     tsconfigPaths(),
   ],
   build: { assetsInlineLimit: 0 },
+  // The server bundle runs on Node 22: app/db.server.ts awaits its database at the top level.
+  environments: { ssr: { build: { target: "node22" } } },
   test: {
     include: ["tests/**/*.test.ts", "app/**/*.test.ts"],
     globalSetup: ["tests/setup/global-setup.ts"],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { databaseUrl } from "./database-url";
+import { DatabaseUrlSchema, databaseUrl } from "./database-url";
 
 /** What the app asks of a shop; shopify.app.toml requests exactly these (tests/deploy checks). */
 export const DEFAULT_SCOPES = "read_metaobjects,write_app_proxy,write_metaobjects";
@@ -9,7 +9,7 @@ const EnvSchema = z.object({
   SHOPIFY_API_SECRET: z.string().min(1, "set SHOPIFY_API_SECRET to the app's client secret"),
   SHOPIFY_APP_URL: z.url("set SHOPIFY_APP_URL to the public https URL the app is served from"),
   SCOPES: z.string().default(DEFAULT_SCOPES),
-  DATABASE_URL: z.string().min(1),
+  DATABASE_URL: DatabaseUrlSchema,
   DIRECT_API_JWT_SECRET: z
     .string("set DIRECT_API_JWT_SECRET to a random string of at least 32 characters")
     .min(32, "DIRECT_API_JWT_SECRET must be at least 32 characters long"),

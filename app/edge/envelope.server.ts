@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import { annotateRequest } from "~/lib/request-context.server";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
@@ -13,10 +14,11 @@ export function errorResponse(error: unknown): Response {
   if (serviceError.code === "INTERNAL_ERROR" || serviceError.code === "PLATFORM_UPSTREAM_ERROR") {
     console.error(`[saved-items] ${serviceError.code}: ${serviceError.message}`, serviceError.cause ?? "");
   }
-  const { code, message, retryable, status } = serviceError;
+  const { code, message, retryable, status, retryAfterSeconds } = serviceError;
+  annotateRequest({ code });
   return new Response(JSON.stringify({ ok: false, error: { code, message, retryable } }), {
     status,
-    headers: JSON_HEADERS,
+    headers: retryAfterSeconds === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "Retry-After": String(retryAfterSeconds) },
   });
 }
 

@@ -76,7 +76,9 @@ export async function runAdminGraphql<Data>(
     const outcome = await attemptAdminGraphql<Data>(admin, query, variables);
     if ("data" in outcome) return outcome.data;
     if (attempt >= MAX_THROTTLE_RETRIES) {
-      throw new ServiceError("RATE_LIMITED", "The platform is throttling requests for this shop; retry shortly");
+      throw new ServiceError("RATE_LIMITED", "The platform is throttling requests for this shop; retry shortly", {
+        retryAfterSeconds: Math.ceil(outcome.throttledForMs / 1000),
+      });
     }
     await sleep(Math.min(outcome.throttledForMs, MAX_THROTTLE_WAIT_MS));
   }

@@ -75,7 +75,11 @@ test("the monthly budget of each plan is the table's", async () => {
     const shop = await givenShop({ domain: `${key}-budget.myshopify.com`, plan: key });
     const period = new Date().toISOString().slice(0, 7);
     await db.usageCounter.create({ data: { shopDomain: shop, period, count: PLANS[key].monthlyRequests - 1 } });
-    await expect(consumeMonthlyRequest(shop, PLANS[key])).resolves.toBeUndefined();
-    await expect(consumeMonthlyRequest(shop, PLANS[key])).rejects.toMatchObject({ code: "PLAN_LIMIT_REACHED" });
+    // Two customers, so the second refusal is the shop's budget and not one customer's share.
+    await expect(consumeMonthlyRequest(shop, PLANS[key], "gid://shopify/Customer/1")).resolves.toBeDefined();
+    await expect(consumeMonthlyRequest(shop, PLANS[key], "gid://shopify/Customer/2")).rejects.toMatchObject({
+      code: "PLAN_LIMIT_REACHED",
+      message: expect.stringContaining(`${PLANS[key].name} plan's monthly budget`),
+    });
   }
 });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { DIRECT_ROUTES, resolveError, type DocumentedRoute } from "~/edge/openapi/direct-routes";
 import { PLANS } from "~/services/plans";
-import { DEMO_SHOP, givenShop } from "../support/app";
+import { DEMO_SHOP, givenShop, setMonthlyUsage } from "../support/app";
 import {
   CUSTOMER,
   STOREFRONT_TOKEN,
@@ -62,15 +62,6 @@ function expectEveryDocumentedCodeSeen(route: DocumentedRoute, seen: Set<string>
   expect([...seen].filter((code) => documented.has(code)).sort(), route.path).toEqual(expected);
 }
 
-async function useUpBudget(shop: string, plan: keyof typeof PLANS) {
-  const period = new Date().toISOString().slice(0, 7);
-  const count = PLANS[plan].monthlyRequests;
-  await db.usageCounter.upsert({
-    where: { shopDomain_period: { shopDomain: shop, period } },
-    create: { shopDomain: shop, period, count },
-    update: { count },
-  });
-}
 
 const operationRoutes = DIRECT_ROUTES.filter((route) => !route.path.endsWith("/auth/exchange"));
 
@@ -164,7 +155,7 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
       await send(validCall(token, { context: "upstream" }));
       emulator.injectFault({ kind: "throttled", api: "admin", times: 10 });
       await send(validCall(token, { context: "throttled" }));
-      await useUpBudget(DEMO_SHOP, "scale");
+      await setMonthlyUsage(DEMO_SHOP, PLANS.scale.monthlyRequests);
       await send(validCall(token));
 
       expectEveryDocumentedCodeSeen(route, seen);

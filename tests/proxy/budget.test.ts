@@ -1,19 +1,16 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { callProxy, givenShop } from "../support/app";
-import { aSaveRequest, identityQuery } from "../support/fixtures";
 import db from "~/db.server";
 import { clock } from "~/lib/clock";
-import { monthlyUsage } from "~/services/usage/monthly-budget.server";
+import { PLANS } from "~/services/plans";
+import { customerShare, monthlyUsage } from "~/services/usage/monthly-budget.server";
+import { CUSTOMER_OPERATION_RATE } from "~/services/usage/rate-limits.server";
+import { callProxy, givenShop, setMonthlyUsage } from "../support/app";
+import { aSaveRequest, identityQuery } from "../support/fixtures";
+import { emulator } from "../support/platform";
 
 afterEach(() => vi.restoreAllMocks());
 
-async function useUp(shop: string, count: number, period = new Date().toISOString().slice(0, 7)) {
-  await db.usageCounter.upsert({
-    where: { shopDomain_period: { shopDomain: shop, period } },
-    create: { shopDomain: shop, period, count },
-    update: { count },
-  });
-}
+const customers = (count: number) => Array.from({ length: count }, (_, index) => String(5000 + index));
 
 describe("monthly request budget (§8)", () => {
   test("every operation counts 1, a batch counts 1, refused requests count 0", async () => {
@@ -32,7 +29,7 @@ describe("monthly request budget (§8)", () => {
 
   test("once the budget is spent the next request is PLAN_LIMIT_REACHED 402, saying when it resets", async () => {
     const shop = await givenShop({ plan: "free" });
-    await useUp(shop, 499);
+    await setMonthlyUsage(shop, 499);
     expect((await callProxy("/proxy/api/list", { query: { context: "wishlist" } })).status).toBe(200);
     const refused = await callProxy("/proxy/api/save", { body: aSaveRequest() });
     expect(refused.status).toBe(402);
@@ -45,7 +42,7 @@ describe("monthly request budget (§8)", () => {
   test("the budget resets at the start of the calendar month, UTC", async () => {
     const shop = await givenShop({ plan: "free" });
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-30T23:59:59Z"));
-    await useUp(shop, 500, "2026-11");
+    await setMonthlyUsage(shop, 500, "2026-11");
     expect((await callProxy("/proxy/api/list", { query: { context: "w" } })).status).toBe(402);
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-12-01T00:00:00Z"));
     expect((await callProxy("/proxy/api/list", { query: { context: "w" } })).status).toBe(200);
@@ -54,13 +51,124 @@ describe("monthly request budget (§8)", () => {
 
   test("concurrent requests are counted exactly and never overshoot the budget", async () => {
     const shop = await givenShop({ plan: "free" });
-    await useUp(shop, 470);
+    await setMonthlyUsage(shop, 470);
     const results = await Promise.all(
-      Array.from({ length: 60 }, () => callProxy("/proxy/api/list", { query: { context: "wishlist" } })),
+      customers(60).map((customerId) => callProxy("/proxy/api/list", { customerId, query: { context: "wishlist" } })),
     );
     const statuses = results.map((result) => result.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(30);
     expect(statuses.filter((status) => status === 402)).toHaveLength(30);
     expect(await monthlyUsage(shop)).toBe(500);
+  });
+
+  test("a process takes the budget in blocks: no database write per request", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    await callProxy("/proxy/api/is-saved", { query: identityQuery() });
+    const writes = [vi.spyOn(db, "$executeRaw"), vi.spyOn(db, "$queryRaw")];
+    for (let index = 0; index < 40; index++) await callProxy("/proxy/api/is-saved", { query: identityQuery() });
+    // Pro's block is 50 units of the shop's budget and 10 of the customer's share: 4 customer blocks.
+    expect(writes.reduce((sum, spy) => sum + spy.mock.calls.length, 0)).toBeLessThanOrEqual(2 * 4 + 2);
+    expect(await monthlyUsage(shop)).toBe(41);
+  });
+});
+
+describe("retryable failures are free", () => {
+  test("20 refused requests, then 500 requests on a throttling Free shop, each 429 retried: exactly 500 succeed", async () => {
+    const shop = await givenShop({ plan: "free" });
+    for (let index = 0; index < 20; index++) {
+      await callProxy("/proxy/api/save", { body: { context: "" } });
+    }
+    // The platform throttles every third request for a while: each is RATE_LIMITED, retryable.
+    emulator.injectFault({ kind: "throttled", api: "admin", times: 200 });
+    const who = customers(10);
+    let succeeded = 0;
+    let throttled = 0;
+    for (let index = 0; index < 500; index++) {
+      const customerId = who[index % who.length]!;
+      for (;;) {
+        // Each request reads an item the customer has not read yet, so the platform is asked.
+        const result = await callProxy("/proxy/api/is-saved", {
+          customerId,
+          query: identityQuery({ entityGid: `gid://shopify/Product/${index}` }),
+        });
+        if (result.status === 429) {
+          throttled++;
+          expect(result.body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+          continue;
+        }
+        expect(result.status).toBe(200);
+        succeeded++;
+        break;
+      }
+    }
+    expect(succeeded).toBe(500);
+    expect(throttled).toBeGreaterThan(0);
+    expect(await monthlyUsage(shop)).toBe(500);
+    const next = await callProxy("/proxy/api/is-saved", { customerId: who[0], query: identityQuery() });
+    expect(next.status).toBe(402);
+    expect(next.body.error.code).toBe("PLAN_LIMIT_REACHED");
+  }, 120_000);
+
+  test("an upstream failure is free, a non-retryable outcome counts", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    emulator.injectFault({ kind: "http500", api: "admin", times: 3 });
+    expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(502);
+    expect(await monthlyUsage(shop)).toBe(0);
+    expect((await callProxy("/proxy/api/remove", { body: identityQuery({ entityGid: "gid://shopify/Product/404" }) })).status).toBe(404);
+    expect(await monthlyUsage(shop)).toBe(1);
+  });
+});
+
+describe("one shopper cannot hurt a shop", () => {
+  test("a customer over their rate is RATE_LIMITED 429 with Retry-After, and it costs the budget nothing", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    for (let index = 0; index < CUSTOMER_OPERATION_RATE.capacity; index++) {
+      expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
+    }
+    const { sendToApp, proxyRequest } = await import("../support/app");
+    const response = await sendToApp(proxyRequest("/proxy/api/is-saved", { query: identityQuery() }));
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect((await response.json()).error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+    expect(await monthlyUsage(shop)).toBe(CUSTOMER_OPERATION_RATE.capacity);
+  });
+
+  test("one customer at 100 requests/s for 10 s spends at most its rate and its share; another customer is unaffected", async () => {
+    const shop = await givenShop({ plan: "free" });
+    const start = Date.parse("2026-11-20T10:00:00Z");
+    let nowMs = start;
+    vi.spyOn(clock, "now").mockImplementation(() => new Date(nowMs));
+    const flood = { ok: 0, limited: 0, share: 0 };
+    for (let index = 0; index < 1000; index++) {
+      nowMs = start + index * 10;
+      const result = await callProxy("/proxy/api/is-saved", { customerId: "6666", query: identityQuery() });
+      if (result.status === 200) flood.ok++;
+      else if (result.status === 429) flood.limited++;
+      else if (result.status === 402 && /share/.test(result.body.error.message)) flood.share++;
+      if (index % 100 === 50) {
+        const other = await callProxy("/proxy/api/is-saved", { customerId: "7777", query: identityQuery() });
+        expect(other.status).toBe(200);
+      }
+    }
+    const rateAllows = CUSTOMER_OPERATION_RATE.capacity + CUSTOMER_OPERATION_RATE.refillPerSecond * 10;
+    expect(flood.ok).toBeLessThanOrEqual(Math.min(rateAllows, customerShare(PLANS.free)));
+    expect(flood.ok + flood.limited + flood.share).toBe(1000);
+    expect(await monthlyUsage(shop)).toBe(flood.ok + 10);
+  }, 60_000);
+
+  test("a customer who used their monthly share gets PLAN_LIMIT_REACHED saying so; the shop's budget stays for the others", async () => {
+    const shop = await givenShop({ plan: "free" });
+    let nowMs = Date.parse("2026-11-20T10:00:00Z");
+    vi.spyOn(clock, "now").mockImplementation(() => new Date((nowMs += 1_000)));
+    const share = customerShare(PLANS.free);
+    for (let index = 0; index < share; index++) {
+      expect((await callProxy("/proxy/api/is-saved", { customerId: "8888", query: identityQuery() })).status).toBe(200);
+    }
+    const refused = await callProxy("/proxy/api/is-saved", { customerId: "8888", query: identityQuery() });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", retryable: false });
+    expect(refused.body.error.message).toMatch(/share/);
+    expect((await callProxy("/proxy/api/is-saved", { customerId: "9999", query: identityQuery() })).status).toBe(200);
+    expect(await monthlyUsage(shop)).toBe(share + 1);
   });
 });

@@ -9,7 +9,7 @@ export const SANDBOX_DEFAULTS = {
   SHOPIFY_API_SECRET: "sandbox-api-secret",
   DIRECT_API_JWT_SECRET: "sandbox-only-direct-api-jwt-secret-do-not-deploy",
   SANDBOX_SEED: path.join(repoRoot, "tests/sandbox/seed.example.json"),
-  DATABASE_URL: `file:${path.join(repoRoot, "prisma/sandbox.sqlite")}`,
+  DATABASE_URL: "pglite:memory",
 };
 
 export function applySandboxDefaults(): void {

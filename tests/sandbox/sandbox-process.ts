@@ -64,7 +64,6 @@ export function startSandbox(env: Record<string, string> = {}): Promise<RunningS
 async function buildAndStart(env: Record<string, string>): Promise<RunningSandbox> {
   execFileSync(bin("remix"), ["vite:build"], { cwd: repoRoot, stdio: "pipe", env: childEnv() });
   const port = await freePort();
-  const database = path.join(repoRoot, `prisma/sandbox-test-${port}.sqlite`);
   const child: ChildProcess = spawn(bin("tsx"), ["tests/sandbox/start.ts"], {
     cwd: repoRoot,
     env: {
@@ -73,7 +72,7 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
       SHOPIFY_API_SECRET: "",
       SHOPIFY_APP_URL: "",
       DIRECT_API_JWT_SECRET: "",
-      DATABASE_URL: `file:${database}`,
+      DATABASE_URL: "",
       PORT: String(port),
       ...env,
     },
@@ -100,10 +99,7 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        child.once("exit", () => {
-          rmSync(database, { force: true });
-          resolve();
-        });
+        child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),
   };

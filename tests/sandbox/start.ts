@@ -1,7 +1,6 @@
 // The sandbox: the production build of the real app, served over HTTP, with the platform replaced
 // by the in-process emulator. It lives outside app/ so no production build can ever include it.
-import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { setupServer } from "msw/node";
@@ -24,40 +23,58 @@ if (!existsSync(buildFile)) {
 }
 
 // The platform's node adapter captures globalThis.fetch when the app is imported: intercept first.
-const emulator = createPlatformEmulator();
+const emulator = createPlatformEmulator({
+  clientId: process.env.SHOPIFY_API_KEY!,
+  clientSecret: process.env.SHOPIFY_API_SECRET!,
+});
 setupServer(...emulator.handlers).listen({ onUnhandledRequest: "error" });
 
-// Every start begins from the seed: a fresh database and a fresh emulated platform.
-const databaseFile = new URL(process.env.DATABASE_URL!).pathname;
-if (process.env.DATABASE_URL!.startsWith("file:")) {
-  rmSync(databaseFile, { force: true });
-  const { migrateDatabase } = await import("../setup/database");
-  migrateDatabase(databaseFile);
+// Every start begins from the seed: a fresh database (the default pglite:memory) and a fresh
+// emulated platform. The app connects to DATABASE_URL when the build is imported, so point it at the
+// embedded server first.
+const { parseDatabaseUrl } = await import("../../app/config/database-url");
+const { startEmbeddedPostgres, stopOnTermination } = await import("../../app/lib/database/embedded.server");
+const { applyMigrations } = await import("../../app/lib/database/migrations.server");
+const { createPool } = await import("../../app/lib/database/pool.server");
+const target = parseDatabaseUrl(process.env.DATABASE_URL!);
+if (target.kind === "embedded" && target.dataDir === "memory") {
+  // A copy of the tests' cached dump of a freshly migrated database: initdb takes seconds.
+  const { createTestDatabase, embeddedDumps } = await import("../setup/database");
+  process.env.DATABASE_URL = (await createTestDatabase({ kind: "embedded", ...(await embeddedDumps()) })).url;
+} else if (target.kind === "embedded") {
+  const embedded = await startEmbeddedPostgres({ dataDir: target.dataDir });
+  stopOnTermination(embedded.stop);
+  process.env.DATABASE_URL = embedded.url;
 }
+const pool = createPool(process.env.DATABASE_URL!, { max: 1 });
+await applyMigrations(pool);
 
 const { PrismaClient } = await import("@prisma/client");
-const { PrismaLibSQL } = await import("@prisma/adapter-libsql");
-const db = new PrismaClient({ adapter: new PrismaLibSQL({ url: process.env.DATABASE_URL! }) });
+const { PrismaPg } = await import("@prisma/adapter-pg");
+const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+// Upserts: a kept data directory, or a second sandbox on the same database, starts from the seed too.
 for (const shop of seed.shops) {
-  const adminAccessToken = `shpat_sandbox_${randomBytes(12).toString("hex")}`;
-  emulator.addShop({ ...shop, adminAccessToken });
-  await db.shop.create({
-    data: { domain: shop.domain, plan: shop.plan, ...(shop.installed ? {} : { uninstalledAt: new Date() }) },
-  });
-  if (shop.installed) {
-    await db.session.create({
-      data: {
-        id: `offline_${shop.domain}`,
-        shop: shop.domain,
-        state: "",
-        isOnline: false,
-        accessToken: adminAccessToken,
-        scope: "read_metaobjects,write_metaobjects",
-      },
-    });
+  // The platform issues an expiring offline token with a refresh token, as at a real install.
+  const { adminCredentials } = emulator.addShop(shop);
+  const record = { plan: shop.plan, uninstalledAt: shop.installed ? null : new Date() };
+  await db.shop.upsert({ where: { domain: shop.domain }, create: { domain: shop.domain, ...record }, update: record });
+  if (shop.installed && adminCredentials) {
+    const session = {
+      shop: shop.domain,
+      state: "",
+      isOnline: false,
+      accessToken: adminCredentials.accessToken,
+      scope: adminCredentials.scope,
+      expires: adminCredentials.expiresAt ? new Date(adminCredentials.expiresAt) : null,
+      refreshToken: adminCredentials.refreshToken,
+      refreshTokenExpires: adminCredentials.refreshTokenExpiresAt ? new Date(adminCredentials.refreshTokenExpiresAt) : null,
+    };
+    const id = `offline_${shop.domain}`;
+    await db.session.upsert({ where: { id }, create: { id, ...session }, update: session });
   }
 }
 await db.$disconnect();
+await pool.end();
 
 const { createRequestHandler } = await import("@remix-run/express");
 const { default: express } = await import("express");

@@ -1,25 +1,25 @@
 // The emulator's interception must be installed before anything imports app/shopify.server.ts:
 // the platform's node adapter captures globalThis.fetch on first import.
 import { emulator, platformServer } from "../support/platform";
-import { copyFileSync } from "node:fs";
-import path from "node:path";
+import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
+import { createTestDatabase } from "./database";
 import { TEST_ENV } from "./test-env";
 
 Object.assign(process.env, TEST_ENV);
-const template = inject("templateDatabase");
-const database = path.join(path.dirname(template), `file-${process.pid}-${Math.random().toString(36).slice(2)}.sqlite`);
-copyFileSync(template, database);
-process.env.DATABASE_URL = `file:${database}`;
+// Before any app module is imported: app/db.server.ts connects to DATABASE_URL when first loaded.
+const database = await createTestDatabase(inject("testDatabases"));
+process.env.DATABASE_URL = database.url;
+
+// Every model's table, from the schema itself, so a new model is never left out of the reset.
+const tables = Prisma.dmmf.datamodel.models.map((model) => `"${model.dbName ?? model.name}"`).join(", ");
 
 beforeEach(async () => {
   emulator.reset();
   const { clearProcessCaches } = await import("~/lib/process-caches.server");
   clearProcessCaches();
   const { default: db } = await import("~/db.server");
-  await db.usageCounter.deleteMany();
-  await db.shop.deleteMany();
-  await db.session.deleteMany();
+  await db.$executeRawUnsafe(`TRUNCATE ${tables}`);
 });
 
 afterEach(() => {
@@ -28,6 +28,9 @@ afterEach(() => {
   platformServer.resetHandlers();
 });
 
-afterAll(() => {
+afterAll(async () => {
   platformServer.close();
+  const { closeDatabase } = await import("~/db.server");
+  await closeDatabase();
+  await database.drop();
 });

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import db from "~/db.server";
 import { OPERATION_NAMESPACES } from "~/edge/route-table";
+import { clock } from "~/lib/clock";
+import { releaseUsageLeases, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { sessionStorage } from "~/shopify.server";
 import type { PlanKey } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
@@ -72,6 +74,19 @@ export async function givenShop(setup: ShopSetup = {}): Promise<string> {
   });
   if (setup.installed !== false) await sessionStorage.storeSession(offlineSessionFor(domain, adminCredentials!));
   return domain;
+}
+
+/**
+ * Sets this month's count of requests as if they had been made, after this process gave back the
+ * units it holds (a process spends what it holds before it asks the counter again).
+ */
+export async function setMonthlyUsage(shop: string, count: number, period = usagePeriod(clock.now())): Promise<void> {
+  await releaseUsageLeases();
+  await db.usageCounter.upsert({
+    where: { shopDomain_period: { shopDomain: shop, period } },
+    create: { shopDomain: shop, period, count },
+    update: { count },
+  });
 }
 
 export interface ProxyCall extends Partial<ProxyUrlOptions> {

@@ -9,6 +9,7 @@ import {
   toSaveItemRecord,
 } from "~/services/saved-items/metaobject-store.server";
 import { getListStateStore } from "~/services/saved-items/list-state-store.server";
+import { forgetCustomerUsage } from "~/services/usage/monthly-budget.server";
 
 // Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
@@ -198,7 +199,7 @@ export async function rememberCustomerRedaction(shop: string, customerGid: strin
 /**
  * Runs one customer's redaction to completion, then forgets it. The customer's cached list states
  * go before the records (nothing is served from them meanwhile) and again after (a read during
- * the deletion may have cached what was about to go).
+ * the deletion may have cached what was about to go); their usage counters go too.
  */
 export async function completeCustomerRedaction(
   shop: string,
@@ -209,6 +210,7 @@ export async function completeCustomerRedaction(
   await store.forgetCustomer(shop, customerGid);
   const deleted = await deleteCustomerRecords(admin, customerGid);
   await store.forgetCustomer(shop, customerGid);
+  await forgetCustomerUsage(shop, customerGid);
   await prisma.pendingCustomerRedaction.deleteMany({ where: { shopDomain: shop, customerGid } });
   return deleted;
 }

@@ -42,6 +42,7 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
   await prisma.$transaction([
     prisma.session.deleteMany({ where: { shop } }),
     prisma.usageCounter.deleteMany({ where: { shopDomain: shop } }),
+    prisma.customerUsage.deleteMany({ where: { shopDomain: shop } }),
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);
   await forgetOfflineSession(shop);

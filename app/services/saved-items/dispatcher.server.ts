@@ -1,7 +1,9 @@
 import { ServiceError } from "~/lib/errors";
 import { assertChannelEntitled, type Plan } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
+import { annotateRequest } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
+import { assertCustomerWithinRate } from "~/services/usage/rate-limits.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
 import { identityKey } from "./handles.server";
@@ -10,20 +12,36 @@ import type { OperationInput, OperationName, OperationOutput } from "./operation
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
 /**
- * The one entry point behind every channel: plan and channel gates, the monthly budget, then the
- * operation itself. Inputs arrive already validated at the edge.
+ * The one entry point behind every channel: the customer's rate, the plan and channel gates, the
+ * monthly budget, then the operation itself. Inputs arrive already validated at the edge. What a
+ * retry can fix (RATE_LIMITED, PLATFORM_UPSTREAM_ERROR, INTERNAL_ERROR, or a batch none of whose
+ * operations succeeded for such a reason) is given back to the budget: retries are free.
  */
 export async function dispatchSavedItems<Op extends OperationName>(
   caller: Caller,
   operation: Op,
   input: OperationInput<Op>,
 ): Promise<OperationOutput[Op]> {
+  annotateRequest({ shop: caller.shop, channel: caller.channel, operation });
+  await assertCustomerWithinRate(caller.shop, caller.customerGid);
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
-  await consumeMonthlyRequest(caller.shop, plan);
+  const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
-  return handler(caller, input);
+  let output: OperationOutput[Op];
+  try {
+    output = await handler(caller, input);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.retryable) charge.refund();
+    throw error;
+  }
+  if (operation === "batch" && wholeBatchRetryable(output as BatchResult)) charge.refund();
+  return output;
+}
+
+function wholeBatchRetryable(result: BatchResult): boolean {
+  return result.succeeded === 0 && result.results.every((entry) => !entry.ok && entry.retryable);
 }
 
 const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]> } = {

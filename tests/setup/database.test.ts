@@ -1,0 +1,215 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Prisma } from "@prisma/client";
+import pg from "pg";
+import { afterAll, describe, expect, test, vi } from "vitest";
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "~/config/database-url";
+import db from "~/db.server";
+import { CONNECT_TIMEOUT_MS, createPool } from "~/lib/database/pool.server";
+
+const repoRoot = path.resolve(import.meta.dirname, "../..");
+const scratch = mkdtempSync(path.join(tmpdir(), "saved-items-database-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("DATABASE_URL", () => {
+  test("postgres:// and postgresql:// name a server; pglite: names the embedded database, in a directory or in memory", () => {
+    expect(parseDatabaseUrl("postgres://app:secret@db.internal:5432/saved_items")).toEqual({
+      kind: "postgres",
+      url: "postgres://app:secret@db.internal:5432/saved_items",
+    });
+    expect(parseDatabaseUrl("postgresql://app@db/saved_items?sslmode=require").kind).toBe("postgres");
+    expect(parseDatabaseUrl("pglite:memory")).toEqual({ kind: "embedded", dataDir: "memory" });
+    expect(parseDatabaseUrl("pglite:/var/lib/saved-items")).toEqual({ kind: "embedded", dataDir: "/var/lib/saved-items" });
+    expect(parseDatabaseUrl(DEFAULT_DATABASE_URL)).toEqual({ kind: "embedded", dataDir: path.resolve(".data/pglite") });
+  });
+
+  test.each([
+    ["file:./prisma/dev.sqlite", 'uses the scheme "file:", which is neither postgres: nor pglite:'],
+    ["mysql://app@db/saved_items", 'uses the scheme "mysql:"'],
+    ["localhost:5432", 'uses the scheme "localhost:"'],
+    ["postgres:///saved_items", "names no host"],
+    ["pglite:", "names no data directory"],
+    ["db.internal", "is not a URL"],
+  ])("%s is refused at start, saying what to set instead", async (url, problem) => {
+    vi.resetModules();
+    vi.stubEnv("DATABASE_URL", url);
+    try {
+      const { getEnv } = await import("~/config/env.server");
+      const message = (() => {
+        try {
+          getEnv();
+        } catch (error) {
+          return (error as Error).message;
+        }
+      })();
+      expect(message).toContain(`DATABASE_URL: ${problem}`);
+      expect(message).toContain("set DATABASE_URL to postgres://USER:PASSWORD@HOST:5432/DATABASE, or to pglite:");
+      expect(() => parseDatabaseUrl(url)).toThrow(`DATABASE_URL ${problem}`);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});
+
+describe("the connection pool", () => {
+  test("an unreachable database fails within the connect timeout instead of hanging", async () => {
+    // Accepts connections and never answers, like a server behind a dropped route.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as { port: number };
+    const pool = createPool(`postgres://postgres@127.0.0.1:${port}/postgres`);
+    const started = Date.now();
+    try {
+      await expect(pool.query("SELECT 1")).rejects.toThrow(/timeout/i);
+      expect(Date.now() - started).toBeLessThan(CONNECT_TIMEOUT_MS + 2_000);
+    } finally {
+      await pool.end();
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
+  }, 20_000);
+});
+
+describe("the test database", () => {
+  const counts = async () =>
+    Promise.all(
+      Prisma.dmmf.datamodel.models.map(async (model) => {
+        const rows = await db.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM "${model.dbName ?? model.name}"`);
+        return [model.name, rows[0]!.count] as const;
+      }),
+    );
+
+  test("(one test writes a row into every model's table)", async () => {
+    await db.shop.create({ data: { domain: "reset.myshopify.com" } });
+    await db.usageCounter.create({ data: { shopDomain: "reset.myshopify.com", period: "2026-11", count: 3 } });
+    await db.session.create({ data: { id: "offline_reset", shop: "reset.myshopify.com", state: "", accessToken: "t" } });
+    await db.pendingCustomerRedaction.create({ data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1" } });
+    await db.customerUsage.create({
+      data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1", period: "2026-11", count: 1 },
+    });
+    expect((await counts()).every(([, count]) => count > 0)).toBe(true);
+  });
+
+  test("is emptied before every test, every model's table included", async () => {
+    expect(Object.fromEntries(await counts())).toEqual(
+      Object.fromEntries(Prisma.dmmf.datamodel.models.map((model) => [model.name, 0])),
+    );
+  });
+
+  test("serves concurrent parameterized queries and transactions from several connections, each kept to itself", async () => {
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
+    try {
+      const echoes = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => (await pool.query("SELECT $1::int AS n, $2::text AS s", [i, `s${i}`])).rows[0]),
+      );
+      expect(echoes).toEqual(Array.from({ length: 200 }, (_, i) => ({ n: i, s: `s${i}` })));
+
+      await db.shop.create({ data: { domain: "tx.myshopify.com" } });
+      await db.usageCounter.create({ data: { shopDomain: "tx.myshopify.com", period: "2026-11" } });
+      // Read-modify-write in transactions: a lost update or another connection's statement inside
+      // a transaction would show in the total.
+      await Promise.all(
+        Array.from({ length: 40 }, async () => {
+          const client = await pool.connect();
+          try {
+            await client.query("BEGIN");
+            const { rows } = await client.query(
+              `SELECT count FROM "UsageCounter" WHERE "shopDomain" = $1 AND period = $2 FOR UPDATE`,
+              ["tx.myshopify.com", "2026-11"],
+            );
+            await client.query(`UPDATE "UsageCounter" SET count = $1 WHERE "shopDomain" = $2 AND period = $3`, [
+              rows[0].count + 1,
+              "tx.myshopify.com",
+              "2026-11",
+            ]);
+            await client.query("COMMIT");
+          } finally {
+            client.release();
+          }
+        }),
+      );
+      const counter = await db.usageCounter.findUniqueOrThrow({
+        where: { shopDomain_period: { shopDomain: "tx.myshopify.com", period: "2026-11" } },
+      });
+      expect(counter.count).toBe(40);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  test("a connection that goes away inside a transaction has it rolled back, and blocks no one", async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query("BEGIN");
+    await client.query(`INSERT INTO "Shop" (domain) VALUES ('abandoned.myshopify.com')`);
+    await client.end();
+
+    await db.shop.create({ data: { domain: "next.myshopify.com" } });
+    expect((await db.shop.findMany()).map((shop) => shop.domain)).toEqual(["next.myshopify.com"]);
+  });
+});
+
+describe("the embedded database (pglite: DATABASE_URL)", () => {
+  interface Run {
+    report: { health: boolean; migrations: { ok: boolean; missing: string[]; unknown: string[] }; shops: number };
+    exit: { code: number | null; signal: NodeJS.Signals | null };
+  }
+
+  /** The app's database module in a process of its own, opened as the server opens it. */
+  function startApp(dataDir: string, newShop = "") {
+    return spawn(process.execPath, ["--import", "tsx", "tests/setup/fixtures/embedded-app.ts", newShop], {
+      cwd: repoRoot,
+      env: { ...process.env, DATABASE_URL: `pglite:${dataDir}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  }
+
+  /** Runs the app until it has reported, then sends it SIGTERM. */
+  function runApp(dataDir: string, newShop = ""): Promise<Run> {
+    const child = startApp(dataDir, newShop);
+    let output = "";
+    child.stderr.on("data", (chunk) => (output += chunk));
+    return new Promise((resolve, reject) => {
+      let report: Run["report"] | undefined;
+      child.stdout.on("data", (chunk) => {
+        output += chunk;
+        const line = output.split("\n").find((candidate) => candidate.startsWith("{"));
+        if (line && !report) {
+          report = JSON.parse(line);
+          child.kill("SIGTERM");
+        }
+      });
+      child.once("exit", (code, signal) => (report ? resolve({ report, exit: { code, signal } }) : reject(new Error(output))));
+    });
+  }
+
+  test("is created and migrated at start, closed cleanly on SIGTERM, and kept in its directory", async () => {
+    const dataDir = path.join(scratch, "pglite");
+    // A lock left by a process that died without stopping the database does not keep it shut.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => dead.once("exit", resolve));
+    writeFileSync(`${dataDir}.lock`, String(dead.pid));
+
+    const first = await runApp(dataDir, "kept.myshopify.com");
+    expect(first.report).toEqual({ health: true, migrations: { ok: true, missing: [], unknown: [] }, shops: 0 });
+    // Ended by the signal, as a process with no database would have been, and after letting go of it.
+    expect(first.exit).toEqual({ code: null, signal: "SIGTERM" });
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+
+    const second = await runApp(dataDir);
+    expect(second.report.shops).toBe(1);
+  }, 60_000);
+
+  test("is refused to a second process while one owns it", async () => {
+    const dataDir = path.join(scratch, "owned");
+    writeFileSync(`${dataDir}.lock`, String(process.pid));
+    await expect(runApp(dataDir)).rejects.toThrow(
+      `The embedded database in ${dataDir} is open in process ${process.pid}, and one process owns it`,
+    );
+  }, 60_000);
+});
