@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import { annotateRequest } from "~/lib/request-context.server";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
@@ -14,6 +15,7 @@ export function errorResponse(error: unknown): Response {
     console.error(`[saved-items] ${serviceError.code}: ${serviceError.message}`, serviceError.cause ?? "");
   }
   const { code, message, retryable, status } = serviceError;
+  annotateRequest({ code });
   return new Response(JSON.stringify({ ok: false, error: { code, message, retryable } }), {
     status,
     headers: JSON_HEADERS,
