@@ -9,6 +9,7 @@ import type { Socket } from "node:net";
 import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import compression from "compression";
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
@@ -267,6 +268,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ...(state.refusedEarly ? { refusedEarly: true } : {}),
     });
   }
+
+  // Compressed responses where the client accepts them, as remix-serve does.
+  app.use(compression());
 
   // 2. The server's own endpoints, before static files and the app.
   const onlyGet = (handler: (req: Request, res: Response) => void | Promise<void>): RequestHandler => {

@@ -125,6 +125,15 @@ describe("static files, as remix-serve serves them", () => {
     const routes = server.requestLines().slice(-2).map((line) => line.route);
     expect(routes).toEqual(["/assets/*", "static"]);
   });
+
+  test("compressed for clients that accept it, as remix-serve does", async () => {
+    const stylesheet = readdirSync(path.join(dir, "client/assets")).find((file) => file.endsWith(".css"))!;
+    const gzipped = await send(`${server.url}/assets/${stylesheet}`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    const plain = await send(`${server.url}/assets/${stylesheet}`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(Number(plain.headers["content-length"])).toBeGreaterThan(Buffer.byteLength(gzipped.body));
+  });
 });
 
 describe("the access log", () => {
