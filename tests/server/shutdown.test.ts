@@ -125,6 +125,16 @@ describe("node build/server.js and SIGTERM", () => {
     expect(lines.find((line) => line.msg === "stopped")).toMatchObject({ forced: false });
   });
 
+  test("npm start hands SIGTERM to the server itself (its script execs node), which stops gracefully and exits 0", async () => {
+    const child = await startBuiltServer(dir, { DATABASE_URL: freshDatabaseUrl("npm-start") }, { npmStart: true });
+    children.push(child);
+    expect((await send(`${child.url}/healthz`)).status).toBe(200);
+    child.child.kill("SIGTERM");
+    const { code } = await child.exited;
+    expect(child.lines().map((line) => line.msg)).toEqual(expect.arrayContaining(["signal received", "stopped"]));
+    expect(code).toBe(0);
+  });
+
   test("a request outlasting SHUTDOWN_TIMEOUT_SECONDS is cut at the deadline and the process exits 1", async () => {
     const child = await startBuiltServer(dir, { DATABASE_URL: freshDatabaseUrl("shutdown-forced"), SHUTDOWN_TIMEOUT_SECONDS: "1", BODY_TIMEOUT_SECONDS: "20" });
     children.push(child);

@@ -56,23 +56,26 @@ async function withBuildLock<T>(run: () => T | Promise<T>): Promise<T> {
 }
 
 /**
- * `npm run build` (the Remix build, then the server bundle) once per test run (keyed by the vitest process, the parent of every worker), its
- * output copied to .cache/server-test-builds/<pid>/. Returns that directory, which holds server.js,
- * server/index.js and client/ as build/ does.
+ * `npm run build` (the Remix build, then the server bundle) once per test run, keyed by the vitest
+ * process (the parent of every worker), copied to .cache/server-test-builds/<pid>/build/ next to a
+ * copy of package.json, so `npm start` can run there too. Returns that build/ directory, which holds
+ * server.js, server/index.js and client/; packages resolve from the repository's node_modules.
  */
 export async function serverBuildDir(): Promise<string> {
   const root = path.join(repoRoot, ".cache/server-test-builds");
-  const dir = path.join(root, String(process.ppid));
-  if (existsSync(path.join(dir, "done"))) return dir;
+  const dir = path.join(root, String(process.ppid), "build");
+  const done = path.join(dir, "..", "done");
+  if (existsSync(done)) return dir;
   return withBuildLock(() => {
-    if (existsSync(path.join(dir, "done"))) return dir;
+    if (existsSync(done)) return dir;
     for (const stale of existsSync(root) ? readdirSync(root) : []) {
       if (!alive(Number(stale))) rmSync(path.join(root, stale), { recursive: true, force: true });
     }
     execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: buildEnv() });
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(path.dirname(dir), { recursive: true, force: true });
     cpSync(path.join(repoRoot, "build"), dir, { recursive: true });
-    writeFileSync(path.join(dir, "done"), "");
+    copyFileSync(path.join(repoRoot, "package.json"), path.join(dir, "../package.json"));
+    writeFileSync(done, "");
     return dir;
   });
 }
@@ -172,14 +175,19 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...TEST_ENV, HOST: "127.0.0.1", ...env };
 }
 
-/** `node build/server.js` of the test build, as `npm start` runs it; resolves once it listens (or exits). */
-export async function startBuiltServer(dir: string, env: Record<string, string>): Promise<ChildServer> {
+/**
+ * `node build/server.js` of the test build (from the repository root), or with `npmStart` the
+ * package's `npm start` itself (from the copy's root); resolves once it listens (or exits).
+ */
+export async function startBuiltServer(dir: string, env: Record<string, string>, options: { npmStart?: boolean } = {}): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(dir, "server.js")], {
-    cwd: repoRoot,
-    env: childEnv({ PORT: String(port), ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = options.npmStart
+    ? spawn("npm", ["start", "--silent"], { cwd: path.dirname(dir), env: childEnv({ PORT: String(port), ...env }), stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(process.execPath, [path.join(dir, "server.js")], {
+        cwd: repoRoot,
+        env: childEnv({ PORT: String(port), ...env }),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
