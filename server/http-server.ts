@@ -65,6 +65,7 @@ interface RequestState {
 const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
 const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
+const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded"];
 
 function envelope(code: string, message: string, retryable: boolean): string {
   return JSON.stringify({ ok: false, error: { code, message, retryable } });
@@ -141,6 +142,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   // 1. Every request: id, state, access log and metrics, the body deadline, clean closes.
   app.use((req, res, next) => {
+    // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
+    // Remix (which reads a port from X-Forwarded-Host regardless) nor the app can be misled by them.
+    if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);

@@ -22,8 +22,14 @@ beforeAll(async () => {
   dir = await serverBuildDir();
   build = await loadBuild(dir);
   const testBuild = withTestRoutes(build, {
-    "test/context": ({ context }) =>
-      Response.json({ requestId: context.requestId, clientAddress: context.clientAddress, hasLog: typeof context.log === "object" }),
+    "test/context": ({ request, context }) =>
+      Response.json({
+        requestId: context.requestId,
+        clientAddress: context.clientAddress,
+        hasLog: typeof context.log === "object",
+        url: new URL(request.url).origin,
+        forwardedFor: request.headers.get("x-forwarded-for"),
+      }),
     "test/throws": () => {
       throw new Error("boom calling https://example.test/callback?signature=sig-value-123&id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln");
     },
@@ -171,11 +177,15 @@ describe("the access log", () => {
 });
 
 describe("the load context", () => {
-  test("carries the request id and the client address; X-Forwarded-For counts only with TRUST_PROXY", async () => {
-    const direct = await send(`${server.url}/test/context`, { headers: { "X-Forwarded-For": "203.0.113.9", "X-Request-Id": "ctx-1" } });
-    expect(json(direct.body)).toEqual({ requestId: "ctx-1", clientAddress: "127.0.0.1", hasLog: true });
-    const proxied = await send(`${behindProxy.url}/test/context`, { headers: { "X-Forwarded-For": "198.51.100.7, 203.0.113.9" } });
-    expect(json(proxied.body)).toMatchObject({ clientAddress: "203.0.113.9" });
+  test("carries the request id and the client address; forwarding headers count only with TRUST_PROXY", async () => {
+    const spoofed = { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Host": "evil.example:8443", "X-Forwarded-Proto": "https" };
+    const direct = await send(`${server.url}/test/context`, { headers: { ...spoofed, "X-Request-Id": "ctx-1" } });
+    expect(json(direct.body)).toEqual({ requestId: "ctx-1", clientAddress: "127.0.0.1", hasLog: true, url: server.url, forwardedFor: null });
+    const proxied = await send(`${behindProxy.url}/test/context`, {
+      // A proxy that keeps the Host header, as most do (the adapter takes the port from Host).
+      headers: { Host: "app.example", "X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Host": "app.example", "X-Forwarded-Proto": "https" },
+    });
+    expect(json(proxied.body)).toMatchObject({ clientAddress: "203.0.113.9", url: "https://app.example" });
     expect(behindProxy.requestLines().at(-1)).toMatchObject({ clientAddress: "203.0.113.9" });
   });
 });
