@@ -1,11 +1,62 @@
 import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from "@remix-run/node";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { databaseTarget } from "~/config/database-url";
+import { pool } from "~/db.server";
+import { applyMigrations } from "~/lib/database/migrations.server";
+import { errorFields, writeLog } from "~/lib/json-log";
+import { closeConnections } from "~/lib/readiness.server";
+import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
+// What the HTTP server (server/http-server.ts) takes from this module, `build.entry.module`, rather
+// than bundling its own copies: the request scope's AsyncLocalStorage and the metrics registry must
+// be the very instances the routes use, and those live in this build.
+export { runInRequestScope } from "~/lib/request-context.server";
+export { metricsRegistry } from "~/lib/metrics.server";
+export { readiness } from "~/lib/readiness.server";
+
+/**
+ * Before the server listens: a PostgreSQL database gets the migrations this build ships, under the
+ * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
+ * deployment runs them itself. An embedded database migrated itself when it opened.
+ */
+export async function prepare(): Promise<void> {
+  if (databaseTarget().kind !== "postgres" || process.env.SKIP_MIGRATIONS === "1") return;
+  const applied = await applyMigrations(pool);
+  if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
+}
+
+/** After the last request: unspent budget units go back to the counters, then connections close. */
+export async function shutdown(): Promise<void> {
+  await releaseUsageLeases().catch((error: unknown) => writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }));
+  await closeConnections();
+}
+
 export const streamTimeout = 5000;
+
+/** Paths answered with the JSON envelope rather than text: the machine-facing namespaces. */
+const JSON_PREFIXES = ["/api/", "/proxy/"];
+
+/**
+ * An error that reached the root route, which has no error boundary (an unknown path, a method no
+ * route answers, an unexpected failure), answered plainly rather than with a rendered page.
+ */
+function rootErrorResponse(request: Request, error: unknown, status: number, headers: Headers): Response {
+  const routeError = isRouteErrorResponse(error) ? error : undefined;
+  const code = status === 404 ? "NOT_FOUND" : status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR";
+  const message = status === 404 ? "No route for this path" : routeError?.statusText || (status >= 500 ? "Unexpected failure" : "Bad request");
+  headers.set("Cache-Control", "no-store");
+  const { pathname } = new URL(request.url);
+  if (JSON_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
+    headers.set("Content-Type", "application/json; charset=utf-8");
+    return new Response(JSON.stringify({ ok: false, error: { code, message, retryable: status >= 500 } }), { status, headers });
+  }
+  headers.set("Content-Type", "text/plain; charset=utf-8");
+  return new Response(`${status} ${status === 404 ? "Not Found" : message}\n`, { status, headers });
+}
 
 export default async function handleRequest(
   request: Request,
@@ -13,6 +64,9 @@ export default async function handleRequest(
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) {
+  const rootError = remixContext.staticHandlerContext.errors?.root;
+  if (rootError !== undefined) return rootErrorResponse(request, rootError, responseStatusCode, responseHeaders);
+
   addDocumentResponseHeaders(request, responseHeaders);
   const callbackName = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
 
@@ -31,9 +85,30 @@ export default async function handleRequest(
       },
       onError(error: unknown) {
         responseStatusCode = 500;
-        console.error(error);
+        if (!request.signal.aborted) logRequestError("render error", request, error);
       },
     });
     setTimeout(abort, streamTimeout + 1000);
+  });
+}
+
+/**
+ * Remix's report of a failure in a loader, action or render. Client errors (an unknown path, a
+ * method no route answers: route error responses below 500) are the client's business and stay
+ * out of the log; so do requests the client abandoned. Anything else is one JSON line, redacted.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  logRequestError("unhandled error", request, error);
+};
+
+function logRequestError(msg: string, request: Request, error: unknown): void {
+  const inner = isRouteErrorResponse(error) ? ((error as { error?: unknown }).error ?? error.data) : error;
+  writeLog("error", msg, {
+    requestId: request.headers.get("x-request-id") ?? undefined,
+    method: request.method,
+    path: new URL(request.url).pathname.slice(0, 256),
+    error: errorFields(inner),
   });
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ServiceError } from "~/lib/errors";
+import { annotateRequest } from "~/lib/request-context.server";
 import type { Channel } from "~/services/plans";
 import type { Caller } from "~/services/saved-items/caller";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
@@ -32,9 +33,11 @@ export function createChannelRoute(channel: Channel): { loader: Handler; action:
     try {
       const operation = params.operation;
       if (!isOperationName(operation)) throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
+      annotateRequest({ channel, operation });
       const { method, input } = OPERATIONS[operation];
       if (request.method !== method) throw methodNotAllowed(method);
       const caller = await FRONT_DOORS[channel](request);
+      annotateRequest({ shop: caller.shop });
       const parsed = method === "GET" ? parseQuery(request, input) : await parseJsonBody(request, input);
       return okResponse(await dispatchSavedItems(caller, operation, parsed));
     } catch (error) {

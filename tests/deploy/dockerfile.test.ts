@@ -106,6 +106,11 @@ describe("the replay's readers", () => {
       "build/server.js",
     ]);
     expect(() => cmdRequirements(["npm", "run", "serve"], scripts)).toThrow('no "serve" script');
+    // `exec` replaces npm's shell with the server, so signals npm forwards reach it.
+    expect(cmdRequirements(["npm", "start"], { start: "NODE_ENV=production exec node build/server.js" }).map((r) => r.path)).toEqual([
+      "package.json",
+      "build/server.js",
+    ]);
   });
 
   test("read .dockerignore as Docker does: rooted patterns, whole directories", () => {

@@ -76,21 +76,23 @@ for (const shop of seed.shops) {
 await db.$disconnect();
 await pool.end();
 
-const { createRequestHandler } = await import("@remix-run/express");
-const { default: express } = await import("express");
+// Served by the production server module itself (server/http-server.ts, what `npm start` runs), with
+// only the storefront added in front of the app, so the sandbox and production cannot drift.
+const { createAppServer, exitOnSignals } = await import("../../server/http-server");
+const { loadServerConfig } = await import("../../server/config");
 const build = await import(pathToFileURL(buildFile).href);
-
-const app = express();
-app.disable("x-powered-by");
-app.use("/assets", express.static(path.join(repoRoot, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(repoRoot, "build/client"), { maxAge: "1h" }));
 // The storefront a shopper sees (theme blocks, app proxy), before the app's own routes.
 const { createStorefrontRouter } = await import("./storefront/router");
-app.use(createStorefrontRouter({ build, seed, apiSecret: process.env.SHOPIFY_API_SECRET! }));
-app.all("*", createRequestHandler({ build }));
+const appServer = createAppServer({
+  build,
+  clientDir: path.join(repoRoot, "build/client"),
+  config: loadServerConfig(process.env),
+  beforeApp: [createStorefrontRouter({ build, seed, apiSecret: process.env.SHOPIFY_API_SECRET! })],
+});
+exitOnSignals(appServer);
 
-const port = Number(process.env.PORT);
-app.listen(port, () => {
+const { port } = await appServer.listen();
+{
   const url = `http://localhost:${port}`;
   console.log(`\nSaved Items sandbox listening on ${url} (platform emulated in-process; seed: ${seedFile})\n`);
   for (const shop of seed.shops) {
@@ -112,4 +114,4 @@ Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${
 Headless: exchange a seeded customer token, then call /api/headless/* with data.authorization:
   curl -X POST -H 'Content-Type: application/json' -d '{"shop":"demo.myshopify.com","customerAccountAccessToken":"sandbox-cat-1001"}' ${url}/api/headless/auth/exchange
 `);
-});
+}

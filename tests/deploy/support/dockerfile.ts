@@ -166,6 +166,7 @@ export function cmdRequirements(cmd: string[], scripts: Record<string, string>):
     if (depth > 5) throw new Error(`scripts nest too deep at ${why}`);
     const [program, ...args] = argv;
     if (!program) return;
+    if (program === "exec") return visit(args, why, depth); // the shell replaced by the command
     if (program === "npm") {
       const script = args[0] === "start" ? "start" : args[0] === "run" || args[0] === "run-script" ? args[1] : undefined;
       if (!script) throw new Error(`${why}: cannot follow "${argv.join(" ")}"`);

@@ -1,0 +1,22 @@
+import type { RequestLogFields } from "./request-context.server";
+
+/**
+ * What the HTTP server (server/http-server.ts) passes to every loader and action as `context`.
+ * Optional because route handlers are also called without the server (tests call them directly).
+ */
+export interface ServerLoadContext {
+  /** The request's id: the caller's X-Request-Id when it is a short safe token, else generated. */
+  requestId?: string;
+  /**
+   * The client's address: the socket's peer, or with TRUST_PROXY=n the address n trusted proxies
+   * report in X-Forwarded-For. IPv4 addresses are plain dotted quads (never ::ffff:-mapped).
+   */
+  clientAddress?: string;
+  /** The access-log fields of this request (the object annotateRequest writes into). */
+  log?: RequestLogFields;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends ServerLoadContext {}
+}

@@ -1,0 +1,94 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import prisma from "~/db.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+
+export interface ReadinessCheck {
+  ok: boolean;
+  detail?: string;
+}
+
+export interface Readiness {
+  ok: boolean;
+  checks: Record<string, ReadinessCheck>;
+}
+
+/** Each check gets this long; a dependency that hangs makes the instance unready, not /readyz slow. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+async function bounded(name: string, check: () => Promise<ReadinessCheck>): Promise<ReadinessCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ReadinessCheck>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, detail: `${name} did not answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([
+      check().catch((error: unknown) => ({ ok: false, detail: `${name} failed: ${describe(error)}` })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A short reason without connection strings or credentials (first line, no URLs). */
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const firstLine = text.split("\n").find((line) => line.trim()) ?? "unknown error";
+  return firstLine.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, "[url]").slice(0, 200);
+}
+
+/** The migrations shipped with the app (prisma/migrations/<name>/), or undefined where there are none. */
+function shippedMigrations(): string[] | undefined {
+  try {
+    return readdirSync(path.resolve("prisma/migrations"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkDatabase(): Promise<ReadinessCheck> {
+  await prisma.$queryRawUnsafe("SELECT 1");
+  return { ok: true };
+}
+
+async function checkMigrations(): Promise<ReadinessCheck> {
+  const rows = await prisma.$queryRawUnsafe<{ migration_name: string; finished_at: unknown; rolled_back_at: unknown }[]>(
+    "SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations",
+  );
+  const unfinished = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
+  if (unfinished.length) return { ok: false, detail: `migration not finished: ${unfinished.map((row) => row.migration_name).join(", ")}` };
+  const applied = new Set(rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => row.migration_name));
+  const shipped = shippedMigrations();
+  if (!shipped) return applied.size ? { ok: true, detail: `${applied.size} applied` } : { ok: false, detail: "no migration applied" };
+  const pending = shipped.filter((name) => !applied.has(name));
+  return pending.length ? { ok: false, detail: `pending: ${pending.join(", ")}` } : { ok: true, detail: `${shipped.length} applied` };
+}
+
+async function checkRedis(): Promise<ReadinessCheck> {
+  const coordinator = getCoordinator();
+  if (coordinator.kind !== "redis") return { ok: false, detail: "REDIS_URL is set but this process coordinates in-process only" };
+  await coordinator.readVersions(["readiness-probe"]);
+  return { ok: true };
+}
+
+/**
+ * Whether this instance can serve: the database answers, its migrations are all applied, and, when
+ * REDIS_URL is set, Redis answers. The HTTP server calls it (through the build's entry module) for
+ * GET /readyz.
+ */
+export async function readiness(): Promise<Readiness> {
+  const database = await bounded("database", checkDatabase);
+  const checks: Record<string, ReadinessCheck> = { database };
+  checks.migrations = database.ok ? await bounded("migrations", checkMigrations) : { ok: false, detail: "database unavailable" };
+  if (process.env.REDIS_URL) checks.redis = await bounded("redis", checkRedis);
+  return { ok: Object.values(checks).every((check) => check.ok), checks };
+}
+
+/** Closes what the app holds open (database connections, the coordinator's), once requests are done. */
+export async function closeConnections(): Promise<void> {
+  await Promise.allSettled([prisma.$disconnect(), getCoordinator().close()]);
+}

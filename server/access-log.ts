@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The caller's X-Request-Id when it is a short safe token (letters, digits, . _ -; at most 64), else a new one. */
+export function requestIdFrom(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && SAFE_REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+/** ::ffff:127.0.0.1 → 127.0.0.1, so one client has one address however it connected. */
+export function normaliseAddress(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
+}
+
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The method as a metric label: the usual ones, anything else "other". */
+export function methodLabel(method: string | undefined): string {
+  return method && KNOWN_METHODS.has(method) ? method : "other";
+}
+
+type Segment = { kind: "static"; value: string } | { kind: "param" } | { kind: "splat" };
+
+interface CompiledRoute {
+  pattern: string;
+  segments: Segment[];
+  score: number;
+}
+
+/**
+ * Maps a request path to the route pattern that serves it, so the access log and the metrics carry
+ * a bounded set of values: the Remix routes' patterns, the server's own endpoints, "/assets/*" and
+ * "static" for files, and "other" for everything else. Never the raw path of an unknown URL.
+ */
+export class RouteLabels {
+  private readonly routes: CompiledRoute[];
+
+  constructor(patterns: readonly string[]) {
+    this.routes = patterns
+      .map((pattern) => {
+        const segments = pattern
+          .split("/")
+          .filter(Boolean)
+          .map((part): Segment => (part === "*" ? { kind: "splat" } : part.startsWith(":") ? { kind: "param" } : { kind: "static", value: part.toLowerCase() }));
+        const score = segments.reduce((sum, segment) => sum + (segment.kind === "static" ? 10 : segment.kind === "param" ? 3 : 1), 0);
+        return { pattern, segments, score };
+      })
+      // Optional segments ("(x)", ":x?") are not used by the app's routes; such a pattern is left out.
+      .filter((route) => !route.pattern.includes("?") && !route.pattern.includes("("))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  /** The best matching pattern for a path (without query), or undefined. */
+  match(pathname: string): string | undefined {
+    let parts: string[];
+    try {
+      parts = pathname.split("/").filter(Boolean).map((part) => decodeURIComponent(part).toLowerCase());
+    } catch {
+      return undefined;
+    }
+    for (const route of this.routes) if (matches(route.segments, parts)) return route.pattern;
+    return undefined;
+  }
+}
+
+function matches(segments: Segment[], parts: string[]): boolean {
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!;
+    if (segment.kind === "splat") return true;
+    const part = parts[index];
+    if (part === undefined) return false;
+    if (segment.kind === "static" && segment.value !== part) return false;
+  }
+  return segments.length === parts.length;
+}

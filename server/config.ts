@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+/** The HTTP server's own settings (the app validates its own in app/config/env.server.ts). */
+export interface ServerConfig {
+  port: number;
+  /** Interface to listen on; undefined = every interface (what a container needs). */
+  host: string | undefined;
+  /** Open connections at most; more are closed as they arrive. */
+  maxConnections: number;
+  /** All request headers must have arrived within this (node's server.headersTimeout). */
+  headersTimeoutMs: number;
+  /** The whole request must have arrived within this (node's server.requestTimeout): a backstop. */
+  requestTimeoutMs: number;
+  /** A request body not fully received this long after the request began is answered 408. */
+  bodyTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this (node's server.keepAliveTimeout). */
+  keepAliveTimeoutMs: number;
+  /** After a response sent before its request body was read, how long the rest is read and discarded. */
+  lingerMs: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish before connections are cut. */
+  shutdownTimeoutMs: number;
+  /** Bearer token /metrics requires; undefined = no /metrics at all (404). */
+  metricsToken: string | undefined;
+  /** Proxy hops in front of the server whose X-Forwarded-For (and -Proto, -Host) are trusted. */
+  trustProxy: number;
+}
+
+const seconds = (name: string, fallback: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === "") return fallback * 1000;
+      const parsed = Number(value);
+      if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) {
+        context.addIssue({ code: "custom", message: `set ${name} to a number of seconds above 0 and at most ${max} (default ${fallback})` });
+        return z.NEVER;
+      }
+      return Math.round(parsed * 1000);
+    });
+
+const integer = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined || value.trim() === "") return fallback;
+      if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+        context.addIssue({ code: "custom", message: `set ${name} to a whole number from ${min} to ${max} (default ${fallback})` });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
+const ServerEnvSchema = z
+  .object({
+    PORT: integer("PORT", 3000, 0, 65535),
+    HOST: z
+      .string()
+      .optional()
+      .transform((value) => (value?.trim() ? value.trim() : undefined)),
+    MAX_CONNECTIONS: integer("MAX_CONNECTIONS", 1024, 1, 1_000_000),
+    HEADERS_TIMEOUT_SECONDS: seconds("HEADERS_TIMEOUT_SECONDS", 10, 300),
+    REQUEST_TIMEOUT_SECONDS: seconds("REQUEST_TIMEOUT_SECONDS", 30, 3600),
+    BODY_TIMEOUT_SECONDS: seconds("BODY_TIMEOUT_SECONDS", 10, 3600),
+    KEEP_ALIVE_TIMEOUT_SECONDS: seconds("KEEP_ALIVE_TIMEOUT_SECONDS", 5, 3600),
+    LINGER_SECONDS: seconds("LINGER_SECONDS", 2, 60),
+    SHUTDOWN_TIMEOUT_SECONDS: seconds("SHUTDOWN_TIMEOUT_SECONDS", 10, 3600),
+    METRICS_TOKEN: z
+      .string()
+      .optional()
+      .transform((value) => (value === "" ? undefined : value))
+      .refine((value) => value === undefined || (value.length >= 16 && /^[\x21-\x7e]+$/.test(value)), {
+        message: "set METRICS_TOKEN to at least 16 printable characters without spaces (e.g. openssl rand -hex 32), or leave it unset",
+      }),
+    TRUST_PROXY: integer("TRUST_PROXY", 0, 0, 10),
+  })
+  .superRefine((env, context) => {
+    if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
+      context.addIssue({ code: "custom", path: ["HEADERS_TIMEOUT_SECONDS"], message: "must not be longer than REQUEST_TIMEOUT_SECONDS" });
+    }
+    if (env.BODY_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
+      context.addIssue({ code: "custom", path: ["BODY_TIMEOUT_SECONDS"], message: "must not be longer than REQUEST_TIMEOUT_SECONDS" });
+    }
+  });
+
+export class ServerConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid server configuration; set these environment variables:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.name = "ServerConfigError";
+  }
+}
+
+/** Reads and checks the server's environment; throws ServerConfigError naming every variable to fix. */
+export function loadServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const parsed = ServerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ServerConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  const value = parsed.data;
+  return {
+    port: value.PORT,
+    host: value.HOST,
+    maxConnections: value.MAX_CONNECTIONS,
+    headersTimeoutMs: value.HEADERS_TIMEOUT_SECONDS,
+    requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS,
+    bodyTimeoutMs: value.BODY_TIMEOUT_SECONDS,
+    keepAliveTimeoutMs: value.KEEP_ALIVE_TIMEOUT_SECONDS,
+    lingerMs: value.LINGER_SECONDS,
+    shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_SECONDS,
+    metricsToken: value.METRICS_TOKEN,
+    trustProxy: value.TRUST_PROXY,
+  };
+}

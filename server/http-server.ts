@@ -1,0 +1,445 @@
+// The app's production HTTP server: `npm start` runs it (server/main.ts, bundled into build/server.js)
+// and the sandbox (tests/sandbox/start.ts) serves through the same createAppServer, so the two
+// cannot drift. It serves the Remix build with @remix-run/express and owns what remix-serve left
+// out: a JSON access log without query strings or credentials, a request id, deadlines and a
+// connection cap, clean closes after early refusals, health, readiness and metrics endpoints, and a
+// graceful shutdown.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import path from "node:path";
+import { createRequestHandler } from "@remix-run/express";
+import type { AppLoadContext, ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
+import type { RequestLogFields } from "../app/lib/request-context.server";
+import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
+import { appEntryOf, routePatternsOf, type AppEntry } from "./app-build";
+import type { ServerConfig } from "./config";
+import { bearerMatches, HttpMetrics } from "./http-metrics";
+
+export interface AppServerOptions {
+  /** The Remix server build (build/server/index.js), already imported. */
+  build: ServerBuild;
+  /** The Remix client build (build/client): /assets/* immutable for a year, the rest for an hour. */
+  clientDir: string;
+  config: ServerConfig;
+  /** Handlers mounted after the server's endpoints and static files, before the app (the sandbox's storefront). */
+  beforeApp?: RequestHandler[];
+  /** Where log lines go (one JSON object per line); stdout by default. */
+  writeLine?: (line: string) => void;
+}
+
+export interface AppServer {
+  readonly app: express.Express;
+  readonly server: Server;
+  /** True once shutdown has begun. */
+  readonly draining: boolean;
+  /**
+   * Prepares the app (migrations on a PostgreSQL database, unless skipped), then listens on
+   * config.port (0 = any free port) and config.host; resolves with the bound address.
+   */
+  listen(): Promise<{ port: number; host: string }>;
+  /**
+   * Stops accepting connections, closes idle ones, lets requests in flight finish (their responses
+   * say Connection: close) for at most config.shutdownTimeoutMs, then cuts what is left and runs the
+   * app's shutdown hook. `forced` says whether connections had to be cut.
+   */
+  shutdown(): Promise<{ forced: boolean }>;
+  log(level: LogLevel, msg: string, fields?: LogFields): void;
+}
+
+/** What the server knows about one request, from arrival to the access-log line. */
+interface RequestState {
+  requestId: string;
+  /** The URL's path, never its query string (taken on arrival, before any router rewrites req.url). */
+  path: string;
+  startedAt: bigint;
+  clientAddress: string | undefined;
+  /** The object the app annotates (runInRequestScope) and the access log reads. */
+  log: RequestLogFields;
+  /** Set where the server itself answers (endpoints, static files); else derived from the path. */
+  route?: string;
+  bodyTimedOut?: boolean;
+  /** The response went out before the request body had fully arrived. */
+  refusedEarly?: boolean;
+}
+
+const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
+const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
+const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
+const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded"];
+
+function envelope(code: string, message: string, retryable: boolean): string {
+  return JSON.stringify({ ok: false, error: { code, message, retryable } });
+}
+
+function stateOf(res: ServerResponse): RequestState {
+  return (res as Response).locals.requestState as RequestState;
+}
+
+/** True when the request announces a body (Content-Length above 0, or chunked). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
+
+const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+export function createAppServer(options: AppServerOptions): AppServer {
+  const { build, config } = options;
+  const entry: AppEntry = appEntryOf(build);
+  const writeLine = options.writeLine ?? ((line: string) => void process.stdout.write(line));
+  const log = (level: LogLevel, msg: string, fields: LogFields = {}) => writeLine(formatLogLine(level, msg, fields));
+  const routeLabels = new RouteLabels(routePatternsOf(build));
+  let draining = false;
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy);
+
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // How often node checks the two timeouts above (its default, 30 s, would let them overrun by that much).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
+    },
+    app,
+  );
+  server.maxConnections = config.maxConnections;
+  const metrics = new HttpMetrics(server);
+
+  let lastDropLog = 0;
+  server.on("drop", () => {
+    metrics.connectionDropped();
+    if (Date.now() - lastDropLog > 60_000) {
+      lastDropLog = Date.now();
+      log("warn", "connection dropped", { reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections });
+    }
+  });
+
+  // Requests node refuses before any handler runs (headers too slow or too large, malformed). The
+  // raw request (error.rawPacket) is never logged: it holds the URL with its query string.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, text, message] =
+      error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "Request not received in time"]
+        : error.code === "HPE_HEADER_OVERFLOW"
+          ? [431, "Request Header Fields Too Large", "Request headers too large"]
+          : [400, "Bad Request", "Malformed request"];
+    log("warn", "client error", { status, code: error.code });
+    // As node does: answer only on a connection that has not been written to (no response under way).
+    if (socket.bytesWritten === 0) {
+      const body = envelope("VALIDATION_ERROR", message, false);
+      socket.write(
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  });
+
+  // 1. Every request: id, state, access log and metrics, the body deadline, clean closes.
+  app.use((req, res, next) => {
+    // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
+    // Remix (which reads a port from X-Forwarded-Host regardless) nor the app can be misled by them.
+    if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    const state: RequestState = {
+      requestId,
+      path: req.path,
+      startedAt: process.hrtime.bigint(),
+      clientAddress: normaliseAddress(req.ip ?? req.socket.remoteAddress),
+      log: {},
+    };
+    res.locals.requestState = state;
+    res.locals.loadContext = { requestId, clientAddress: state.clientAddress, log: state.log } satisfies AppLoadContext;
+    guardConnection(req, res, state);
+    res.once("close", () => finishRequest(req, res, state));
+    next();
+  });
+
+  /**
+   * A response that goes out before its request body has fully arrived (a 413 judged on the declared
+   * length, a 401/405/415 that never reads the body) says Connection: close; the rest of the body is
+   * then read and thrown away for at most config.lingerMs before the socket closes, so the client
+   * reads the response instead of a reset, and its next request goes out on a fresh connection
+   * rather than behind an upload nobody reads. A body still incomplete config.bodyTimeoutMs after the
+   * request began is answered 408 and its connection closed. While draining, every response says
+   * Connection: close.
+   */
+  function guardConnection(req: Request, res: Response, state: RequestState): void {
+    const socket = req.socket;
+    const expectsBody = hasBody(req);
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: Response, ...args: unknown[]) {
+      if (draining) this.setHeader("Connection", "close");
+      if (expectsBody && !req.complete && !this.headersSent) {
+        if (!state.bodyTimedOut) state.refusedEarly = true;
+        this.setHeader("Connection", "close");
+        closeAfterLinger(socket, state);
+      }
+      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+    } as typeof res.writeHead;
+
+    res.once("finish", () => {
+      // What node does for a body nobody read (IncomingMessage._dump), also when a reader was attached
+      // (Remix's request body stream): drop its listeners and let the bytes drain, so the connection
+      // reads the next request, or lingers to its close.
+      if (!req.readableEnded) {
+        req.removeAllListeners("data");
+        req.resume();
+      }
+      if (draining) server.closeIdleConnections();
+    });
+
+    if (!expectsBody || req.complete) return;
+
+    // Remix's request body stream destroys the request when its reader is cancelled (the app stops
+    // reading a body it refuses, e.g. past 256 KiB), and node then destroys the socket with it, so
+    // the refusal never reaches the client. Until the response is under way, such a destroy only
+    // stops the reading: the rest is discarded and the connection closes after the response.
+    const destroy = req.destroy;
+    req.destroy = function (this: Request, error?: Error) {
+      if (error === undefined && !req.complete && !res.headersSent && !socket.destroyed) {
+        req.removeAllListeners("data");
+        req.resume();
+        return this;
+      }
+      return destroy.call(this, error);
+    };
+
+    const timer = setTimeout(() => {
+      if (req.complete || res.writableEnded) return;
+      state.bodyTimedOut = true;
+      if (res.headersSent) {
+        socket.destroy();
+        return;
+      }
+      const body = envelope("VALIDATION_ERROR", `Request body not received within ${secondsText(config.bodyTimeoutMs)}`, false);
+      res.writeHead(408, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
+      res.end(body);
+    }, config.bodyTimeoutMs);
+    res.once("close", () => clearTimeout(timer));
+  }
+
+  function closeAfterLinger(socket: Socket, state: RequestState): void {
+    // node ends a Connection: close response with socket.destroySoon(), which destroys the socket as
+    // soon as the response is flushed: unread request bytes still arriving would then draw a reset
+    // that can overtake the response. Half-close instead, and keep reading for a bounded time.
+    // A body that missed its deadline is not waited for: close once the response is flushed.
+    socket.destroySoon = function (this: Socket) {
+      if (this.writable) this.end();
+      const lingerMs = state.bodyTimedOut ? 0 : config.lingerMs;
+      let timer: NodeJS.Timeout | undefined;
+      const linger = () => {
+        timer = setTimeout(() => this.destroy(), lingerMs);
+        timer.unref();
+      };
+      if (this.writableFinished) linger();
+      else this.once("finish", linger);
+      this.once("close", () => clearTimeout(timer));
+    };
+  }
+
+  function finishRequest(req: Request, res: Response, state: RequestState): void {
+    const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
+    const route = state.route ?? routeLabels.match(state.path) ?? "other";
+    const aborted = !res.writableFinished;
+    const status = res.headersSent ? res.statusCode : 499;
+    const appFields: LogFields = {};
+    for (const key of APP_LOG_FIELDS) {
+      const value = state.log[key];
+      if (typeof value === "string") appFields[key] = value.slice(0, 256);
+      else if (typeof value === "number" && Number.isFinite(value)) appFields[key] = value;
+    }
+    const code = typeof state.log.code === "string" && ERROR_CODE.test(state.log.code) ? state.log.code : "";
+    metrics.observeRequest({ route, method: methodLabel(req.method), status, code }, seconds);
+    log("info", "request", {
+      requestId: state.requestId,
+      method: req.method,
+      route,
+      path: state.path.slice(0, 256),
+      status,
+      durationMs: Math.round(seconds * 10_000) / 10,
+      clientAddress: state.clientAddress,
+      ...appFields,
+      ...(aborted ? { aborted: true } : {}),
+      ...(state.bodyTimedOut ? { bodyTimeout: true } : {}),
+      ...(state.refusedEarly ? { refusedEarly: true } : {}),
+    });
+  }
+
+  // Compressed responses where the client accepts them, as remix-serve does.
+  app.use(compression());
+
+  // 2. The server's own endpoints, before static files and the app.
+  const onlyGet = (handler: (req: Request, res: Response) => void | Promise<void>): RequestHandler => {
+    return (req, res, next) => {
+      stateOf(res).route = stateOf(res).path;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.status(405).set({ ...ENVELOPE_HEADERS, Allow: "GET, HEAD" }).end(envelope("VALIDATION_ERROR", "Method not allowed; use GET", false));
+        return;
+      }
+      Promise.resolve(handler(req, res)).catch(next);
+    };
+  };
+
+  app.all(
+    "/healthz",
+    onlyGet((_req, res) => {
+      res.status(200).set(ENVELOPE_HEADERS).end(JSON.stringify({ ok: true }));
+    }),
+  );
+
+  app.all(
+    "/readyz",
+    onlyGet(async (_req, res) => {
+      let result: Awaited<ReturnType<AppEntry["readiness"]>>;
+      if (draining) result = { ok: false, checks: { server: { ok: false, detail: "shutting down" } } };
+      else {
+        try {
+          result = await entry.readiness();
+        } catch (error) {
+          log("error", "readiness check failed", { error: errorFields(error) });
+          result = { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
+        }
+      }
+      res.status(result.ok ? 200 : 503).set(ENVELOPE_HEADERS).end(JSON.stringify(result));
+    }),
+  );
+
+  if (config.metricsToken !== undefined) {
+    const token = config.metricsToken;
+    app.all(
+      "/metrics",
+      onlyGet(async (req, res) => {
+        if (!req.headers.authorization) {
+          res.status(401).set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": "Bearer" }).end(envelope("AUTH_REQUIRED", "Authorization: Bearer <METRICS_TOKEN> required", false));
+          return;
+        }
+        if (!bearerMatches(req.headers.authorization, token)) {
+          res.status(401).set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": 'Bearer error="invalid_token"' }).end(envelope("INVALID_TOKEN", "Wrong metrics token", false));
+          return;
+        }
+        const { contentType, body } = await metrics.exposition(entry.metricsRegistry);
+        res.status(200).set({ "Content-Type": contentType, "Cache-Control": "no-store" }).end(body);
+      }),
+    );
+  }
+
+  // 3. Static files, as remix-serve serves them: fingerprinted assets for a year, the rest for an hour.
+  const markRoute = (route: string) => (res: ServerResponse) => void (stateOf(res).route = route);
+  app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", setHeaders: markRoute("/assets/*") }));
+  app.use(express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") }));
+
+  // 4. From here on everything runs in the build's request scope (its AsyncLocalStorage, not a copy
+  // of it), with the server's log object, so what the app annotates (shop, channel, operation, code,
+  // platform cost, cache) lands in the access log. Every continuation of next() inherits the scope.
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    void entry.runInRequestScope(stateOf(res).log, async () => next());
+  });
+
+  // 5. Whatever the embedding adds (the sandbox's storefront), then the app.
+  for (const handler of options.beforeApp ?? []) app.use(handler);
+  app.all(
+    "*",
+    createRequestHandler({
+      build,
+      mode: "production",
+      getLoadContext: (_req, res) => res.locals.loadContext as AppLoadContext,
+    }),
+  );
+
+  const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    const state = stateOf(res);
+    // A client that went away, or a body that missed its deadline, is not a server error.
+    const clientGone = state?.bodyTimedOut || req.socket.destroyed || (res.headersSent && res.writableEnded);
+    if (!clientGone) {
+      log("error", "unhandled error", { requestId: state?.requestId, method: req.method, path: state?.path.slice(0, 256), error: errorFields(error) });
+    }
+    if (res.headersSent) {
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    res.status(500).set(ENVELOPE_HEADERS).end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
+  };
+  app.use(onError);
+
+  let shutdownPromise: Promise<{ forced: boolean }> | undefined;
+
+  return {
+    app,
+    server,
+    get draining() {
+      return draining;
+    },
+    log,
+    async listen() {
+      await entry.prepare();
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.port, config.host, () => {
+          server.off("error", reject);
+          const address = server.address();
+          const bound = typeof address === "object" && address ? { port: address.port, host: address.address } : { port: config.port, host: String(address) };
+          log("info", "listening", { ...bound, maxConnections: config.maxConnections, trustProxy: config.trustProxy });
+          resolve(bound);
+        });
+      });
+    },
+    shutdown() {
+      shutdownPromise ??= (async () => {
+        draining = true;
+        log("info", "shutting down", { timeoutMs: config.shutdownTimeoutMs });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        let forced = false;
+        const deadline = setTimeout(() => {
+          forced = true;
+          log("warn", "shutdown deadline reached; closing connections still open", { timeoutMs: config.shutdownTimeoutMs });
+          server.closeAllConnections();
+        }, config.shutdownTimeoutMs);
+        await closed;
+        clearTimeout(deadline);
+        try {
+          await entry.shutdown();
+        } catch (error) {
+          log("error", "app shutdown hook failed", { error: errorFields(error) });
+        }
+        log("info", "stopped", { forced });
+        return { forced };
+      })();
+      return shutdownPromise;
+    },
+  };
+}
+
+/**
+ * SIGTERM or SIGINT: a graceful shutdown, then `exit(0)` (1 when connections had to be cut). A
+ * second signal during the drain exits at once.
+ */
+export function exitOnSignals(appServer: AppServer, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      appServer.log("warn", "second signal; exiting now", { signal });
+      exit(1);
+      return;
+    }
+    stopping = true;
+    appServer.log("info", "signal received", { signal });
+    appServer.shutdown().then(
+      ({ forced }) => exit(forced ? 1 : 0),
+      () => exit(1),
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+}

@@ -1,0 +1,46 @@
+// `npm start`: bundled by `npm run build` into build/server.js, next to the Remix build it serves
+// (build/server/index.js, build/client/). Configuration: server/config.ts, docs/deploy.md.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ServerBuild } from "@remix-run/node";
+import { errorFields, redactSecrets, writeLog } from "../app/lib/json-log";
+import { loadServerConfig, ServerConfigError } from "./config";
+import { createAppServer, exitOnSignals } from "./http-server";
+
+process.on("uncaughtException", (error) => {
+  writeLog("error", "uncaught exception", { error: errorFields(error) });
+  process.exit(1);
+});
+process.on("unhandledRejection", (reason) => {
+  writeLog("error", "unhandled rejection", { error: errorFields(reason) });
+  process.exit(1);
+});
+
+let config;
+try {
+  config = loadServerConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ServerConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+const buildDir = path.dirname(fileURLToPath(import.meta.url));
+const serverBuildFile = path.join(buildDir, "server/index.js");
+if (!existsSync(serverBuildFile)) {
+  console.error(`No Remix build at ${serverBuildFile}: run npm run build first.`);
+  process.exit(1);
+}
+let build: ServerBuild;
+try {
+  // The app checks its own environment as it loads, and says what to set when it refuses.
+  build = (await import(pathToFileURL(serverBuildFile).href)) as ServerBuild;
+} catch (error) {
+  console.error(redactSecrets(error instanceof Error ? error.message : String(error)));
+  process.exit(1);
+}
+
+const appServer = createAppServer({ build, clientDir: path.join(buildDir, "client"), config });
+exitOnSignals(appServer);
+await appServer.listen();

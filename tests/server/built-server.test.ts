@@ -1,0 +1,103 @@
+// `npm start` as built: node build/server.js, a bundle of server/ next to the Remix build.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { platformServer } from "../support/platform";
+import { freshDatabaseUrl, repoRoot, send, serverBuildDir, startBuiltServer, type ChildServer } from "./support";
+
+let dir: string;
+const children: ChildServer[] = [];
+
+beforeAll(async () => {
+  platformServer.close();
+  dir = await serverBuildDir();
+}, 240_000);
+
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+});
+
+async function start(env: Record<string, string>) {
+  const child = await startBuiltServer(dir, env);
+  children.push(child);
+  return child;
+}
+
+describe("the bundle", () => {
+  test("takes the request scope from the Remix build instead of bundling its own copy", () => {
+    const bundle = readFileSync(path.join(dir, "server.js"), "utf8");
+    expect(bundle).not.toContain("AsyncLocalStorage");
+    expect(bundle).not.toMatch(/platform_points_total/);
+    // Packages stay in node_modules: the bundle imports them.
+    expect(bundle).toMatch(/^import express from "express";$/m);
+    expect(bundle).toMatch(/from "@remix-run\/express";$/m);
+  });
+
+  test("the app's annotations reach the access log: the handlers run in the build's own request scope", async () => {
+    const child = await start({ DATABASE_URL: await freshDatabaseUrl() });
+    const response = await send(`${child.url}/api/headless/auth/exchange?debug=secret-query-value`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Request-Id": "built-1" },
+      body: JSON.stringify({ shop: "demo.myshopify.com", customerAccountAccessToken: "cat-secret-value" }),
+    });
+    expect(response.status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(child.lines().find((line) => line.requestId === "built-1")).toEqual({
+      t: expect.any(String),
+      level: "info",
+      msg: "request",
+      requestId: "built-1",
+      method: "POST",
+      route: "/api/headless/auth/exchange",
+      path: "/api/headless/auth/exchange",
+      status: 403,
+      durationMs: expect.any(Number),
+      clientAddress: "127.0.0.1",
+      code: "SHOP_NOT_INSTALLED",
+    });
+    expect(child.output()).not.toContain("secret-query-value");
+    expect(child.output()).not.toContain("cat-secret-value");
+  });
+});
+
+describe("configuration", () => {
+  test.each([
+    ["MAX_CONNECTIONS", { MAX_CONNECTIONS: "lots" }, "MAX_CONNECTIONS: set MAX_CONNECTIONS to a whole number from 1 to 1000000 (default 1024)"],
+    ["BODY_TIMEOUT_SECONDS", { BODY_TIMEOUT_SECONDS: "-1" }, "BODY_TIMEOUT_SECONDS: set BODY_TIMEOUT_SECONDS to a number of seconds"],
+    ["METRICS_TOKEN", { METRICS_TOKEN: "short" }, "METRICS_TOKEN: set METRICS_TOKEN to at least 16 printable characters"],
+    ["TRUST_PROXY", { TRUST_PROXY: "true" }, "TRUST_PROXY: set TRUST_PROXY to a whole number from 0 to 10"],
+    ["the app's own variables", { DIRECT_API_JWT_SECRET: "" }, "DIRECT_API_JWT_SECRET"],
+  ])("a bad %s stops the server at start with a message naming what to set", async (_name, env, message) => {
+    const child = await start({ DATABASE_URL: await freshDatabaseUrl(), ...env });
+    const { code } = await child.exited;
+    expect(code).toBe(1);
+    expect(child.output()).toContain(message);
+    expect(child.output()).not.toContain('"msg":"listening"');
+  });
+});
+
+describe("GET /readyz", () => {
+  test("503 naming the failed check when a shipped migration is not applied", async () => {
+    const url = await freshDatabaseUrl();
+    const migrations = readdirSync(path.join(repoRoot, "prisma/migrations"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const latest = migrations.at(-1)!;
+    const database = new pg.Client({ connectionString: url });
+    await database.connect();
+    await database.query(`DELETE FROM "_prisma_migrations" WHERE migration_name = $1`, [latest]);
+    await database.end();
+
+    // Started without migrating, as an instance whose deploy runs the migrations separately.
+    const child = await start({ DATABASE_URL: url, SKIP_MIGRATIONS: "1" });
+    const response = await send(`${child.url}/readyz`);
+    expect(response.status).toBe(503);
+    expect(JSON.parse(response.body)).toEqual({
+      ok: false,
+      checks: { database: { ok: true }, migrations: { ok: false, detail: `pending: ${latest}` } },
+    });
+    expect((await send(`${child.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,173 @@
+// Deadlines, the connection cap and early refusals, over real connections to the server module
+// running the production build (short deadlines configured, as the environment allows).
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { platformServer } from "../support/platform";
+import { loadBuild, rawConnection, send, serverBuildDir, sleep, startInProcess, type InProcessServer } from "./support";
+
+const BIG = Buffer.alloc(2 * 1024 * 1024, 0x20);
+let server: InProcessServer;
+let capped: InProcessServer;
+
+beforeAll(async () => {
+  // These tests are about connections: node's own client, without the platform mock in the way.
+  platformServer.close();
+  const dir = await serverBuildDir();
+  const build = await loadBuild(dir);
+  server = await startInProcess(build, path.join(dir, "client"), {
+    HEADERS_TIMEOUT_SECONDS: "1",
+    BODY_TIMEOUT_SECONDS: "1",
+    REQUEST_TIMEOUT_SECONDS: "5",
+    LINGER_SECONDS: "1",
+  });
+  capped = await startInProcess(build, path.join(dir, "client"), { MAX_CONNECTIONS: "2", METRICS_TOKEN: "metrics-token-0123456789" });
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await capped?.stop();
+});
+
+const envelopeOf = (body: string) => JSON.parse(body) as { ok: boolean; error: { code: string; message: string; retryable: boolean } };
+
+describe("a response sent before the request body was read", () => {
+  const refusals = [
+    {
+      name: "413 on the declared length of a 2 MiB JSON body",
+      path: "/api/headless/auth/exchange",
+      headers: { "Content-Type": "application/json", "Content-Length": BIG.length },
+      status: 413,
+    },
+    {
+      name: "413 while reading a 2 MiB chunked body (no length declared)",
+      path: "/api/headless/auth/exchange",
+      headers: { "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+      status: 413,
+    },
+    {
+      name: "415 for a 2 MiB body that is not JSON",
+      path: "/api/headless/auth/exchange",
+      headers: { "Content-Type": "text/plain", "Content-Length": BIG.length },
+      status: 415,
+    },
+    {
+      name: "401 for an unsigned proxy POST with a 2 MiB body",
+      path: "/proxy/api/save?shop=demo.myshopify.com",
+      headers: { "Content-Type": "application/json", "Content-Length": BIG.length },
+      status: 401,
+    },
+    {
+      name: "405 for a 2 MiB POST to a GET operation",
+      path: "/proxy/api/list",
+      headers: { "Content-Type": "application/json", "Content-Length": BIG.length },
+      status: 405,
+    },
+  ];
+
+  test.each(refusals)("$name: Connection: close, and the next request on the same keep-alive agent answers in under 1 s", async (refusal) => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await send(`${server.url}${refusal.path}`, { method: "POST", headers: refusal.headers, body: BIG, agent });
+      expect(refused.status).toBe(refusal.status);
+      expect(envelopeOf(refused.body).ok).toBe(false);
+      expect(refused.headers.connection).toBe("close");
+
+      const next = await send(`${server.url}/api/openapi.json`, { agent });
+      expect(next.status).toBe(200);
+      expect(next.ms).toBeLessThan(1000);
+      console.log(`[connections] ${refusal.status} then GET on the same agent: ${next.ms.toFixed(1)} ms`);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  test("the rest of a body still trickling in is read for LINGER_SECONDS at most, then the connection closes", async () => {
+    const { socket, received, closed, gone } = await rawConnection(server.port);
+    const started = performance.now();
+    socket.write(
+      "POST /proxy/api/save?shop=demo.myshopify.com HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{",
+    );
+    const trickle = setInterval(() => socket.writable && socket.write(" "), 50);
+    try {
+      // The 401 at once, with the server's half of the connection closed after it...
+      const endedAt = await closed;
+      expect(endedAt - started).toBeLessThan(500);
+      expect(received()).toMatch(/^HTTP\/1\.1 401 /);
+      expect(received()).toMatch(/\r\nconnection: close\r\n/i);
+      expect(received()).toContain('"code":"INVALID_PROXY_SIGNATURE"');
+      // ...then what the client goes on sending is read for LINGER_SECONDS (1 s), and the connection dropped.
+      const goneAt = await gone;
+      expect(goneAt - started).toBeGreaterThan(900);
+      expect(goneAt - started).toBeLessThan(2500);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+  });
+});
+
+describe("deadlines", () => {
+  test("a body trickled one byte at a time is answered 408 with the envelope when BODY_TIMEOUT_SECONDS runs out, and closed", async () => {
+    const { socket, received, closed } = await rawConnection(server.port);
+    const started = performance.now();
+    socket.write(
+      "POST /api/headless/auth/exchange HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: trickle-1\r\n\r\n{",
+    );
+    const trickle = setInterval(() => socket.writable && socket.write(" "), 200);
+    try {
+      const closedAt = await closed;
+      const [head, body] = received().split("\r\n\r\n");
+      expect(head).toMatch(/^HTTP\/1\.1 408 /);
+      expect(head).toMatch(/\r\nconnection: close/i);
+      expect(envelopeOf(body!)).toEqual({
+        ok: false,
+        error: { code: "VALIDATION_ERROR", message: "Request body not received within 1 s", retryable: false },
+      });
+      expect(closedAt - started).toBeGreaterThan(900);
+      expect(closedAt - started).toBeLessThan(2000);
+      console.log(`[connections] trickled body: 408 and closed after ${(closedAt - started).toFixed(0)} ms (deadline 1000 ms)`);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+    await sleep(200);
+    const line = server.requestLines().find((entry) => entry.requestId === "trickle-1");
+    expect(line).toMatchObject({ status: 408, bodyTimeout: true, route: "/api/headless/auth/exchange" });
+    // The app's abandoned read of the truncated body is no error of the server's.
+    expect(server.lines().filter((entry) => entry.level === "error")).toEqual([]);
+  });
+
+  test("headers that never finish are answered 408 and closed after HEADERS_TIMEOUT_SECONDS", async () => {
+    const { socket, received, closed } = await rawConnection(server.port);
+    const started = performance.now();
+    socket.write("GET /api/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    const closedAt = await closed;
+    expect(received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(received()).toContain('"code":"VALIDATION_ERROR"');
+    expect(closedAt - started).toBeGreaterThan(900);
+    expect(closedAt - started).toBeLessThan(2500);
+    expect(server.lines()).toContainEqual(expect.objectContaining({ msg: "client error", status: 408, code: "ERR_HTTP_REQUEST_TIMEOUT" }));
+  });
+});
+
+describe("MAX_CONNECTIONS", () => {
+  test("connections beyond the cap are closed on arrival and counted; a freed slot serves again", async () => {
+    const first = await rawConnection(capped.port);
+    const second = await rawConnection(capped.port);
+    await sleep(100);
+    const third = await rawConnection(capped.port);
+    const thirdClosedAt = await Promise.race([third.closed, sleep(2000).then(() => undefined)]);
+    expect(thirdClosedAt, "the third connection is closed by the server").toBeDefined();
+    expect(third.received()).toBe("");
+
+    first.socket.destroy();
+    second.socket.destroy();
+    await Promise.all([first.closed, second.closed]);
+    await sleep(100);
+    const metrics = await send(`${capped.url}/metrics`, { headers: { Authorization: "Bearer metrics-token-0123456789" } });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^http_connections_dropped_total 1$/m);
+    expect(capped.lines()).toContainEqual(expect.objectContaining({ msg: "connection dropped", maxConnections: 2 }));
+  });
+});

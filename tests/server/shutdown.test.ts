@@ -1,0 +1,154 @@
+// Graceful shutdown: in-process with a route held open by the test, and the built server
+// (`node build/server.js`, as `npm start` runs it) receiving SIGTERM while a real request is in flight.
+import http from "node:http";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { platformServer } from "../support/platform";
+import {
+  freshDatabaseUrl,
+  loadBuild,
+  parseRawResponse,
+  rawConnection,
+  send,
+  serverBuildDir,
+  sleep,
+  startBuiltServer,
+  startInProcess,
+  withTestRoutes,
+  type ChildServer,
+} from "./support";
+
+let dir: string;
+const children: ChildServer[] = [];
+
+beforeAll(async () => {
+  platformServer.close();
+  dir = await serverBuildDir();
+}, 240_000);
+
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => child.stop()));
+});
+
+const EXCHANGE_BODY = JSON.stringify({ shop: "demo.myshopify.com", customerAccountAccessToken: "cat-1001" });
+
+/** Sends the exchange request's body a few bytes at a time: a real request that stays in flight for ~`ms`. */
+async function trickledExchange(port: number, ms: number) {
+  const connection = await rawConnection(port);
+  connection.socket.write(
+    `POST /api/headless/auth/exchange HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${EXCHANGE_BODY.length}\r\nX-Request-Id: in-flight\r\n\r\n`,
+  );
+  const chunks = EXCHANGE_BODY.match(/.{1,4}/g)!;
+  const every = ms / chunks.length;
+  const sent = (async () => {
+    for (const chunk of chunks) {
+      await sleep(every);
+      if (!connection.socket.writable) return;
+      connection.socket.write(chunk);
+    }
+  })();
+  return { ...connection, sent };
+}
+
+describe("in process: shutdown()", () => {
+  test("closes idle keep-alive connections at once, refuses new ones, lets the request in flight finish with Connection: close", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let arrived!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    const build = withTestRoutes(await loadBuild(dir), {
+      "test/slow": async () => {
+        arrived();
+        await held;
+        return new Response("done");
+      },
+    });
+    const server = await startInProcess(build, path.join(dir, "client"), { SHUTDOWN_TIMEOUT_SECONDS: "5" });
+
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await send(`${server.url}/healthz`, { agent })).status).toBe(200);
+    const [idleSocket] = Object.values(agent.freeSockets).flat();
+    const idleClosed = new Promise<number>((resolve) => idleSocket!.once("close", () => resolve(performance.now())));
+
+    const slow = send(`${server.url}/test/slow`);
+    await inFlight;
+    const began = performance.now();
+    const stopped = server.appServer.shutdown();
+
+    expect((await idleClosed) - began, "the idle keep-alive connection is closed at once").toBeLessThan(200);
+    await expect(send(`${server.url}/healthz`)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await sleep(300);
+    release();
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe("done");
+    expect(answer.headers.connection).toBe("close");
+    expect(await stopped).toEqual({ forced: false });
+    expect(server.lines().map((line) => line.msg)).toEqual(expect.arrayContaining(["shutting down", "stopped"]));
+    agent.destroy();
+  });
+});
+
+describe("node build/server.js and SIGTERM", () => {
+  test("a request in flight completes, then the process exits 0 within the bound", async () => {
+    const child = await startBuiltServer(dir, { DATABASE_URL: await freshDatabaseUrl(), SHUTDOWN_TIMEOUT_SECONDS: "5", BODY_TIMEOUT_SECONDS: "10" });
+    children.push(child);
+    const idle = await rawConnection(child.port);
+    idle.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    await sleep(200);
+    expect(idle.received()).toMatch(/^HTTP\/1\.1 200 /);
+
+    const request = await trickledExchange(child.port, 1500);
+    await sleep(300);
+    const signalled = performance.now();
+    child.child.kill("SIGTERM");
+
+    const idleClosedAt = await idle.closed;
+    expect(idleClosedAt - signalled, "the idle keep-alive connection is closed at once").toBeLessThan(500);
+    await sleep(100);
+    await expect(send(`${child.url}/healthz`)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+
+    await request.sent;
+    await request.closed;
+    const answer = parseRawResponse(request.received());
+    expect(answer.status).toBe(403);
+    expect(answer.headers.connection).toBe("close");
+    expect(JSON.parse(answer.body).error.code).toBe("SHOP_NOT_INSTALLED");
+
+    const { code, at } = await child.exited;
+    expect(code).toBe(0);
+    expect(at - signalled).toBeLessThan(5000);
+    console.log(`[shutdown] in-flight request answered, exit ${code} ${(at - signalled).toFixed(0)} ms after SIGTERM`);
+    const lines = child.lines();
+    expect(lines.find((line) => line.requestId === "in-flight")).toMatchObject({ status: 403, code: "SHOP_NOT_INSTALLED" });
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(["signal received", "shutting down", "stopped"]));
+    expect(lines.find((line) => line.msg === "stopped")).toMatchObject({ forced: false });
+  });
+
+  test("npm start hands SIGTERM to the server itself (its script execs node), which stops gracefully and exits 0", async () => {
+    const child = await startBuiltServer(dir, { DATABASE_URL: await freshDatabaseUrl() }, { npmStart: true });
+    children.push(child);
+    expect((await send(`${child.url}/healthz`)).status).toBe(200);
+    child.child.kill("SIGTERM");
+    const { code } = await child.exited;
+    expect(child.lines().map((line) => line.msg)).toEqual(expect.arrayContaining(["signal received", "stopped"]));
+    expect(code).toBe(0);
+  });
+
+  test("a request outlasting SHUTDOWN_TIMEOUT_SECONDS is cut at the deadline and the process exits 1", async () => {
+    const child = await startBuiltServer(dir, { DATABASE_URL: await freshDatabaseUrl(), SHUTDOWN_TIMEOUT_SECONDS: "1", BODY_TIMEOUT_SECONDS: "20" });
+    children.push(child);
+    const request = await trickledExchange(child.port, 8000);
+    await sleep(300);
+    const signalled = performance.now();
+    child.child.kill("SIGTERM");
+    const { code, at } = await child.exited;
+    expect(code).toBe(1);
+    expect(at - signalled).toBeGreaterThan(900);
+    expect(at - signalled).toBeLessThan(2500);
+    expect(request.received()).toBe("");
+    console.log(`[shutdown] deadline 1 s: connections cut, exit ${code} ${(at - signalled).toFixed(0)} ms after SIGTERM`);
+    expect(child.lines().map((line) => line.msg)).toContain("shutdown deadline reached; closing connections still open");
+    request.socket.destroy();
+  });
+});

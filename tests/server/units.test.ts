@@ -1,0 +1,127 @@
+// The server's pure parts: configuration, route labels, request ids, redaction.
+import { describe, expect, test } from "vitest";
+import { errorFields, redactSecrets } from "~/lib/json-log";
+import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "../../server/access-log";
+import { loadServerConfig, ServerConfigError } from "../../server/config";
+
+describe("loadServerConfig", () => {
+  test("defaults: port 3000 on every interface, 1024 connections, 10 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
+    expect(loadServerConfig({})).toEqual({
+      port: 3000,
+      host: undefined,
+      maxConnections: 1024,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      bodyTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      lingerMs: 2_000,
+      shutdownTimeoutMs: 10_000,
+      metricsToken: undefined,
+      trustProxy: 0,
+    });
+  });
+
+  test("reads seconds as fractions, and empty values as unset", () => {
+    const config = loadServerConfig({ BODY_TIMEOUT_SECONDS: "0.5", HEADERS_TIMEOUT_SECONDS: "", METRICS_TOKEN: "", TRUST_PROXY: "2", HOST: "127.0.0.1" });
+    expect(config).toMatchObject({ bodyTimeoutMs: 500, headersTimeoutMs: 10_000, metricsToken: undefined, trustProxy: 2, host: "127.0.0.1" });
+  });
+
+  test("names every variable to fix at once", () => {
+    let error: unknown;
+    try {
+      loadServerConfig({ PORT: "http", MAX_CONNECTIONS: "0", KEEP_ALIVE_TIMEOUT_SECONDS: "abc", METRICS_TOKEN: "has space in it 1234" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ServerConfigError);
+    expect((error as ServerConfigError).issues.map((issue) => issue.split(":")[0])).toEqual([
+      "PORT",
+      "MAX_CONNECTIONS",
+      "KEEP_ALIVE_TIMEOUT_SECONDS",
+      "METRICS_TOKEN",
+    ]);
+    expect((error as Error).message).toMatch(/^Invalid server configuration; set these environment variables:\n {2}- PORT: /);
+  });
+
+  test("refuses deadlines node would refuse: headers or body longer than the whole request", () => {
+    expect(() => loadServerConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow("HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS");
+    expect(() => loadServerConfig({ BODY_TIMEOUT_SECONDS: "31" })).toThrow("BODY_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS");
+  });
+});
+
+describe("RouteLabels", () => {
+  const labels = new RouteLabels([
+    "/",
+    "/proxy/api/:operation",
+    "/api/headless/:operation",
+    "/api/headless/auth/exchange",
+    "/api/openapi.json",
+    "/app",
+    "/app/plans",
+    "/auth/*",
+  ]);
+
+  test.each([
+    ["/", "/"],
+    ["/proxy/api/save", "/proxy/api/:operation"],
+    ["/proxy/api/anything-at-all", "/proxy/api/:operation"],
+    ["/api/headless/auth/exchange", "/api/headless/auth/exchange"],
+    ["/api/headless/list", "/api/headless/:operation"],
+    ["/API/OpenAPI.json", "/api/openapi.json"],
+    ["/app/", "/app"],
+    ["/app/plans", "/app/plans"],
+    ["/auth/login", "/auth/*"],
+    ["/auth/callback/x/y", "/auth/*"],
+  ])("%s → %s", (pathname, pattern) => {
+    expect(labels.match(pathname)).toBe(pattern);
+  });
+
+  test("anything else matches nothing (the server labels it other), malformed escapes included", () => {
+    for (const pathname of ["/proxy/api/save/extra", "/app/unknown", "/wp-login.php", "/%E0%A4%A", "/proxy"]) {
+      expect(labels.match(pathname), pathname).toBeUndefined();
+    }
+  });
+});
+
+describe("request ids and labels", () => {
+  test("a short safe X-Request-Id is kept; anything else gets a new UUID", () => {
+    expect(requestIdFrom("abc-DEF_1.2")).toBe("abc-DEF_1.2");
+    expect(requestIdFrom(["first-id", "second"])).toBe("first-id");
+    for (const unsafe of [undefined, "", "a b", "x".repeat(65), "a/b", "<script>", "id\n{json}"]) {
+      expect(requestIdFrom(unsafe)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    }
+  });
+
+  test("addresses and methods", () => {
+    expect(normaliseAddress("::ffff:10.0.0.1")).toBe("10.0.0.1");
+    expect(normaliseAddress("::1")).toBe("::1");
+    expect(methodLabel("PATCH")).toBe("PATCH");
+    expect(methodLabel("PROPFIND")).toBe("other");
+  });
+});
+
+describe("redactSecrets", () => {
+  test("takes query strings, secret parameters, bearer credentials, platform tokens and JWTs out of free text", () => {
+    const text = [
+      "GET https://shop.example/apps/saved-items/api/list?shop=a&signature=abc123&timestamp=1",
+      'No route matches URL "/app?id_token=tok.en.value&host=x"',
+      "retrying with signature=deadbeef and hmac=cafe",
+      "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
+      "token shpat_0123456789abcdef leaked",
+      "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl inline",
+    ].join("\n");
+    const redacted = redactSecrets(text);
+    for (const secret of ["abc123", "tok.en.value", "deadbeef", "cafe", "eyJzdWIiOiIxIn0", "0123456789abcdef", "c2lnbmF0dXJl"]) {
+      expect(redacted).not.toContain(secret);
+    }
+    expect(redacted).toContain("https://shop.example/apps/saved-items/api/list?[redacted]");
+    expect(redacted).toContain('"/app?[redacted]"');
+  });
+
+  test("error fields carry name, message and stack redacted, and causes", () => {
+    const error = new Error("outer https://x.test/a?token=1", { cause: new Error("inner signature=2") });
+    const fields = errorFields(error);
+    expect(fields).toMatchObject({ name: "Error", message: "outer https://x.test/a?[redacted]", cause: { message: "inner signature=[redacted]" } });
+    expect(String(fields.stack)).not.toContain("token=1");
+  });
+});
