@@ -149,6 +149,9 @@ describe("§4.2 exchange body validation (before any network call)", () => {
     ["no shop", { customerAccountAccessToken: "x" }],
     ["an empty token", modern({ customerAccountAccessToken: "" })],
     ["a non-string token", modern({ customerAccountAccessToken: 42 })],
+    ["a token with a line break (it would go into a header)", modern({ customerAccountAccessToken: "cat-1001\r\nX-Injected: 1" })],
+    ["a token with a space", legacy({ storefrontAccessToken: "storefront public token" })],
+    ["a token that is not ASCII", legacy({ storefrontCustomerAccessToken: "sfcat-10\u00e91" })],
     ["an extra field", modern({ customerId: OTHER_CUSTOMER.id })],
     ["an array", [modern()]],
   ])("%s is VALIDATION_ERROR 400", async (_name, body) => {
