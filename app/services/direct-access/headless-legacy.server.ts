@@ -26,7 +26,8 @@ const CustomerIdResponseSchema = z.object({
 export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacyExchangeRequest): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body), {
     code: "INVALID_LEGACY_STOREFRONT_TOKEN",
-    message: "The storefront customer access token or the storefront access token was not accepted by the shop",
+    message:
+      "The storefront customer access token or the storefront access token was not accepted by the shop; renew the customer access token (customerAccessTokenCreate), check the shop's public Storefront token, then exchange again",
   });
 }
 

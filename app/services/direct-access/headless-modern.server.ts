@@ -27,7 +27,8 @@ const CustomerIdResponseSchema = z.object({
 export async function exchangeCustomerAccountAccessToken(body: HeadlessModernExchangeRequest): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body.shop, body.customerAccountAccessToken), {
     code: "INVALID_HEADLESS_SIGNATURE",
-    message: "The customer account access token could not be verified with the shop's Customer Account API",
+    message:
+      "The customer account access token could not be verified with the shop's Customer Account API; sign the customer in again for a fresh token, then exchange it",
   });
 }
 
