@@ -5,7 +5,6 @@ import { fetchPlatformJson, IdentityLookupError } from "~/platform/platform-json
 import { exchangeResolvedCustomer } from "./issue-direct-access.server";
 import type { DirectAccessGrant, HeadlessLegacyExchangeRequest } from "./schemas";
 
-
 const CUSTOMER_ID_QUERY = `#graphql
   query SavedItemsStorefrontCustomerId($customerAccessToken: String!) {
     customer(customerAccessToken: $customerAccessToken) {
@@ -32,7 +31,7 @@ export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacy
 }
 
 async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<string> {
-  const answer = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
+  const { body: answer } = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
     method: "POST",
     headers: {
       "X-Shopify-Storefront-Access-Token": body.storefrontAccessToken,
