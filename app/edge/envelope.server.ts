@@ -13,10 +13,10 @@ export function errorResponse(error: unknown): Response {
   if (serviceError.code === "INTERNAL_ERROR" || serviceError.code === "PLATFORM_UPSTREAM_ERROR") {
     console.error(`[saved-items] ${serviceError.code}: ${serviceError.message}`, serviceError.cause ?? "");
   }
-  const { code, message, retryable, status } = serviceError;
+  const { code, message, retryable, status, retryAfterSeconds } = serviceError;
   return new Response(JSON.stringify({ ok: false, error: { code, message, retryable } }), {
     status,
-    headers: JSON_HEADERS,
+    headers: retryAfterSeconds === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "Retry-After": String(retryAfterSeconds) },
   });
 }
 

@@ -31,14 +31,21 @@ export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly retryable: boolean;
+  /** When the service knows how long a retry must wait; sent as the Retry-After header. */
+  readonly retryAfterSeconds?: number;
 
   /** `status` overrides the table only where the spec gives one code two statuses (405, 413). */
-  constructor(code: ErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "ServiceError";
     this.code = code;
     this.status = options.status ?? ERROR_CODES[code].status;
     this.retryable = ERROR_CODES[code].retryable;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
