@@ -100,9 +100,13 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function readBodyText(request: Request): Promise<string> {
+/**
+ * The body as UTF-8 text, refused (413) once it passes `maxBytes`: read chunk by chunk, never
+ * buffered whole, whatever Content-Length claims.
+ */
+export async function readBodyText(request: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
+  if (declared > maxBytes) throw bodyTooLarge(maxBytes);
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -111,9 +115,9 @@ async function readBodyText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
-      throw bodyTooLarge();
+      throw bodyTooLarge(maxBytes);
     }
     chunks.push(value);
   }
@@ -125,6 +129,6 @@ async function readBodyText(request: Request): Promise<string> {
   }
 }
 
-function bodyTooLarge(): ServiceError {
-  return new ServiceError("VALIDATION_ERROR", `Body is larger than ${MAX_BODY_BYTES} bytes`, { status: 413 });
+function bodyTooLarge(maxBytes: number): ServiceError {
+  return new ServiceError("VALIDATION_ERROR", `Body is larger than ${maxBytes} bytes`, { status: 413 });
 }
