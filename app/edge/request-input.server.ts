@@ -35,7 +35,9 @@ export async function parseJsonBody<Schema extends z.ZodType>(request: Request, 
 }
 
 export function parseQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
-  const params = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  assertQueryEncoding(url.search);
+  const params = url.searchParams;
   const query: Record<string, string> = {};
   for (const key of new Set(params.keys())) {
     // Parameters the route does not take (the platform's own proxy parameters among them) are ignored.
@@ -56,6 +58,21 @@ export function parseQuery<Schema extends z.ZodType>(request: Request, schema: S
 export function clientAddressOf(context: unknown): string {
   const address = (context as { clientAddress?: unknown } | undefined)?.clientAddress;
   return typeof address === "string" && address ? address : "unknown";
+}
+
+/**
+ * URLSearchParams reads malformed percent-encoding ("%zz", or escaped bytes that are not UTF-8)
+ * as literal text or U+FFFD without a word; the client meant something else, so it is refused,
+ * as a body that is not UTF-8 is.
+ */
+function assertQueryEncoding(search: string): void {
+  for (const part of search.slice(1).split("&")) {
+    try {
+      decodeURIComponent(part.replaceAll("+", " "));
+    } catch {
+      throw new ServiceError("VALIDATION_ERROR", "query: not valid percent-encoded UTF-8");
+    }
+  }
 }
 
 function isSchemaKey(schema: z.ZodType, key: string): boolean {

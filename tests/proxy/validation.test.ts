@@ -3,6 +3,7 @@ import { MAX_BODY_DEPTH, nestsDeeperThan } from "~/edge/request-input.server";
 import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
+import { rawProxyRequest } from "../fuzz/requests";
 
 const validationError = (status = 400) => ({
   status,
@@ -144,6 +145,13 @@ describe("single-line fields: control characters are the caller's error, refused
     const result = await callProxy(path, { query });
     expect(result).toEqual(validationError());
     expect(result.body.error.message).toBe(`${field}: must be a single line of text without control characters or unpaired surrogates`);
+    expect(emulator.requests).toEqual([]);
+  });
+
+  test.each(["%", "%zz", "%C3%28", "%ED%A0%80", "%FF"])("a malformed escape (%s) is refused, not read as U+FFFD or literally", async (escape) => {
+    await givenShop();
+    const response = await sendToApp(rawProxyRequest("/proxy/api/list", { method: "GET", rawQuery: `context=wish${escape}list` }));
+    expect({ status: response.status, body: await response.json() }).toEqual(validationError());
     expect(emulator.requests).toEqual([]);
   });
 
