@@ -104,7 +104,7 @@ export const DIRECT_ROUTES: readonly DocumentedRoute[] = [
       "or the legacy field set {shop, storefrontCustomerAccessToken, storefrontAccessToken}, never both. " +
       "The answer's authorization value is the Authorization header for the operation routes; it expires after " +
       "expiresInSeconds (300). There is no refresh: exchange again. Rate limited per client address and shop " +
-      "(a burst of 120 attempts, then 20 a second; after 10 failed attempts in a row, one every 6 s): " +
+      "(a burst of 120 attempts, then 20 a second; after 10 failed attempts, one every 6 s): " +
       "429 RATE_LIMITED with a Retry-After header in seconds.",
     security: null,
     body: HeadlessExchangeRequestSchema,

@@ -37,9 +37,11 @@ async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTP
     });
     return payload;
   } catch (error) {
-    throw new ServiceError("INVALID_TOKEN", "The session token is malformed, expired or not signed for this app; send a fresh one from shopify.sessionToken.get()", {
-      cause: error,
-    });
+    throw new ServiceError(
+      "INVALID_TOKEN",
+      "The session token is malformed, expired or not signed for this app; send a fresh one from shopify.sessionToken.get()",
+      { cause: error },
+    );
   }
 }
 

@@ -12,8 +12,8 @@ import { registerProcessCache } from "~/lib/process-caches.server";
  * - attempts: every exchange. A backend server exchanges for all of a shop's customers from one
  *   address, so this is generous: a burst of 120, then 20 a second.
  * - failures: exchanges refused with 401 or 403. A caller whose tokens keep failing is guessing or
- *   broken; after 10 failures in a row it may try once every 6 s, and the platform is not asked
- *   meanwhile.
+ *   broken; after 10 failures it may try once every 6 s, and the platform is not asked meanwhile.
+ *   A success gives no failure back, so valid tokens mixed in do not buy more guesses.
  */
 export const EXCHANGE_LIMITS = {
   attempts: { capacity: 120, refillPerSecond: 20 },
