@@ -107,7 +107,7 @@ describe("failed exchanges: after 10 in a row, 429 without asking the platform",
     );
   });
 
-  test("other addresses, other shops and the other path's attempts of the same pair are counted apart or together as keyed", async () => {
+  test("the limit is per address and shop, whichever path the attempt takes", async () => {
     await givenDirectShop();
     await givenDirectShop({ domain: "other.myshopify.com" });
     await repeat(10, () => exchangeFrom(BACKEND, modern(JUNK)));
