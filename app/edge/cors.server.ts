@@ -9,6 +9,8 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = {
   "Access-Control-Allow-Headers": "Authorization, Content-Type",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
   "Access-Control-Max-Age": "7200",
+  // Not a CORS-safelisted response header: without this the extension cannot read how long to wait.
+  "Access-Control-Expose-Headers": "Retry-After",
 };
 
 /** The same response with the CORS headers set (a copy, since thrown Responses may be immutable). */

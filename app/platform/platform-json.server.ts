@@ -12,13 +12,18 @@ export class IdentityLookupError extends Error {
   }
 }
 
+export interface PlatformJsonAnswer {
+  body: unknown;
+  /** For what the platform says about the answer itself, such as how long it may be reused. */
+  headers: Headers;
+}
+
 /**
  * One JSON request to the platform, bounded in time (Hydrogen uses the same bound for identity
- * lookups). Resolves to the parsed
- * body of a 2xx answer; network errors, timeouts, other statuses and non-JSON bodies reject with
- * IdentityLookupError.
+ * lookups). Resolves to the parsed body and the headers of a 2xx answer; network errors,
+ * timeouts, other statuses and non-JSON bodies reject with IdentityLookupError.
  */
-export async function fetchPlatformJson(url: string, init: RequestInit = {}): Promise<unknown> {
+export async function fetchPlatformJson(url: string, init: RequestInit = {}): Promise<PlatformJsonAnswer> {
   let response: Response;
   try {
     response = await platformFetch(url, { ...init, redirect: "error" });
@@ -33,7 +38,7 @@ export async function fetchPlatformJson(url: string, init: RequestInit = {}): Pr
     throw new IdentityLookupError(`${url} answered HTTP ${response.status}`, response.status);
   }
   try {
-    return await response.json();
+    return { body: await response.json(), headers: response.headers };
   } catch (error) {
     throw new IdentityLookupError(`${url} answered with a body that is not JSON`, response.status, { cause: error });
   }

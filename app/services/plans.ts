@@ -35,10 +35,16 @@ export const PLANS: Record<PlanKey, Plan> = {
   },
 };
 
-/** The one channel gate (spec §8 rule 3), used at exchange and on every operation. */
+/**
+ * The one channel gate (spec §8 rule 3), used at exchange and on every operation. Whoever can name
+ * a shop can ask, so the answer says what to do without telling them which plan the shop pays for.
+ */
 export function assertChannelEntitled(plan: Plan, channel: Channel): void {
   if (!plan.channels.includes(channel)) {
-    throw new ServiceError("CHANNEL_NOT_ENTITLED", `The ${plan.name} plan does not include the ${channel} channel`);
+    throw new ServiceError(
+      "CHANNEL_NOT_ENTITLED",
+      `The ${channel} channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app`,
+    );
   }
 }
 

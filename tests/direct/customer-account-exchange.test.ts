@@ -130,6 +130,10 @@ describe("§4.2 POST /api/customer-account/auth/exchange", () => {
     const result = await exchangeCustomerAccount(await aSessionToken());
     expect(result).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
     expect(corsHeadersOf(result.headers)).toEqual(CORS_EXPECTATION);
+    // Anyone holding a session token of the shop reads this: it must not tell them the shop's plan.
+    expect(result.body.error.message).toBe(
+      "The customer-account channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
+    );
   });
 
   test.each(["pro", "scale"] as const)("the %s plan is entitled", async (plan) => {

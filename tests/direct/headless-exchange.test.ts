@@ -3,6 +3,7 @@ import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
 import { bumpShopVersion } from "~/lib/coordination/shop-version.server";
+import { PLANS } from "~/services/plans";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { DEMO_SHOP } from "../support/app";
 import {
@@ -149,6 +150,9 @@ describe("§4.2 exchange body validation (before any network call)", () => {
     ["no shop", { customerAccountAccessToken: "x" }],
     ["an empty token", modern({ customerAccountAccessToken: "" })],
     ["a non-string token", modern({ customerAccountAccessToken: 42 })],
+    ["a token with a line break (it would go into a header)", modern({ customerAccountAccessToken: "cat-1001\r\nX-Injected: 1" })],
+    ["a token with a space", legacy({ storefrontAccessToken: "storefront public token" })],
+    ["a token that is not ASCII", legacy({ storefrontCustomerAccessToken: "sfcat-10\u00e91" })],
     ["an extra field", modern({ customerId: OTHER_CUSTOMER.id })],
     ["an array", [modern()]],
   ])("%s is VALIDATION_ERROR 400", async (_name, body) => {
@@ -236,7 +240,13 @@ describe("§4.2 rule 5: install and plan gates run before any upstream lookup", 
   test.each(["free", "starter", "pro"] as const)("the %s plan is CHANNEL_NOT_ENTITLED 403 (headless needs Scale)", async (plan) => {
     await givenDirectShop({ plan });
     for (const body of [modern(), legacy()]) {
-      expect(await exchangeHeadless(body)).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
+      const result = await exchangeHeadless(body);
+      expect(result).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
+      // Anyone who can name the shop reads this: it says what to do, not which plan the shop pays for.
+      expect(result.body.error.message).toBe(
+        "The headless channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
+      );
+      expect(result.body.error.message).not.toMatch(new RegExp(Object.values(PLANS).map((known) => known.name).join("|"), "i"));
     }
     expect(emulator.requests).toEqual([]);
   });

@@ -75,3 +75,43 @@ describe("the sandbox, over real HTTP", () => {
     expect(after.body.error.code).toBe("SHOP_NOT_INSTALLED");
   });
 });
+
+describe("outside the admin, over real HTTP: a landing page and the login form, never a 500", () => {
+  const page = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(path, sandbox.url), { ...init, headers: { ...BROWSER, ...init.headers } });
+
+  test("GET /auth/login renders the shop-domain form", async () => {
+    const response = await page("/auth/login");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("Log in to Saved Items");
+    expect(html).toMatch(/<form[^>]*method="post"/);
+    expect(html).toMatch(/<input[^>]*name="shop"/);
+  });
+
+  test("POST /auth/login with an invalid shop renders the form with what to fix", async () => {
+    const response = await page("/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "shop=not+a+shop",
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Enter your shop&#x27;s domain, such as example.myshopify.com");
+  });
+
+  test("GET / is the landing page, whose form logs in through /auth/login", async () => {
+    const response = await page("/");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/<form[^>]*action="\/auth\/login"/);
+  });
+
+  test("GET /app opened directly ends on the login form", async () => {
+    const response = await page("/app");
+    expect(response.status).toBe(200);
+    expect(new URL(response.url).pathname).toBe("/auth/login");
+  });
+
+  test("a path the app does not serve is 404", async () => {
+    expect((await page("/no-such-page")).status).toBe(404);
+  });
+});

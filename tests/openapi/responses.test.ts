@@ -188,6 +188,8 @@ describe("POST /api/headless/auth/exchange answers only as documented", () => {
     await send({ method: "POST", body: { ...modern, shop: "pro-shop.myshopify.com" } });
     await send({ method: "POST", body: { ...modern, customerAccountAccessToken: "not-a-token" } });
     await send({ method: "POST", body: { ...legacy, storefrontCustomerAccessToken: "not-a-token" } });
+    // Failures in a row from one address for one shop: then the address must wait (RATE_LIMITED).
+    for (let attempt = 0; attempt < 11; attempt++) await send({ method: "POST", body: { ...modern, customerAccountAccessToken: "x" } });
 
     expectEveryDocumentedCodeSeen(route, seen);
   });
@@ -211,6 +213,8 @@ describe("POST /api/customer-account/auth/exchange answers only as documented", 
     await exchange(await aSessionToken({ sub: undefined }));
     await exchange(await aSessionToken({ dest: UNINSTALLED_SHOP }));
     await exchange(await aSessionToken({ dest: STARTER_SHOP }));
+    // Failures in a row from one address for one shop: then the address must wait (RATE_LIMITED).
+    for (let attempt = 0; attempt < 11; attempt++) await exchange("not-a-token");
 
     expectEveryDocumentedCodeSeen(route, seen);
   });

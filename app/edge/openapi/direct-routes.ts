@@ -103,7 +103,9 @@ export const DIRECT_ROUTES: readonly DocumentedRoute[] = [
       "{shop, customerAccountAccessToken} (a Customer Account API access token from the platform's OAuth flow) " +
       "or the legacy field set {shop, storefrontCustomerAccessToken, storefrontAccessToken}, never both. " +
       "The answer's authorization value is the Authorization header for the operation routes; it expires after " +
-      "expiresInSeconds (300). There is no refresh: exchange again.",
+      "expiresInSeconds (300). There is no refresh: exchange again. Rate limited per client address and shop " +
+      "(a burst of 120 attempts, then 20 a second; after 10 failed attempts, one every 6 s): " +
+      "429 RATE_LIMITED with a Retry-After header in seconds.",
     security: null,
     body: HeadlessExchangeRequestSchema,
     data: DirectAccessGrantSchema,
@@ -114,6 +116,7 @@ export const DIRECT_ROUTES: readonly DocumentedRoute[] = [
       "CHANNEL_NOT_ENTITLED",
       "INVALID_HEADLESS_SIGNATURE",
       "INVALID_LEGACY_STOREFRONT_TOKEN",
+      "RATE_LIMITED",
       "INTERNAL_ERROR",
     ],
     cors: false,
@@ -128,7 +131,8 @@ export const DIRECT_ROUTES: readonly DocumentedRoute[] = [
     description:
       "Called by customer-account UI extensions with Authorization: Bearer <shopify.sessionToken.get()>; no body. " +
       "The session token's dest names the shop and sub the customer (present only for a logged-in customer). " +
-      "Every answer, errors and OPTIONS preflights included, carries CORS headers.",
+      "Every answer, errors and OPTIONS preflights included, carries CORS headers. Rate limited per client address " +
+      "and shop like the headless exchange: 429 RATE_LIMITED with a Retry-After header in seconds.",
     security: "customerAccountSessionToken",
     data: DirectAccessGrantSchema,
     errors: [
@@ -138,6 +142,7 @@ export const DIRECT_ROUTES: readonly DocumentedRoute[] = [
       "CUSTOMER_REQUIRED",
       "SHOP_NOT_INSTALLED",
       "CHANNEL_NOT_ENTITLED",
+      "RATE_LIMITED",
       "INTERNAL_ERROR",
     ],
     cors: true,

@@ -1,4 +1,4 @@
-import { jwtVerify, type JWTPayload } from "jose";
+import { decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { getEnv } from "~/config/env.server";
 import { CUSTOMER_GID_PATTERN, SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
 import { ServiceError } from "~/lib/errors";
@@ -24,30 +24,54 @@ export async function exchangeCustomerAccountSessionToken(request: Request): Pro
  * automated, which says nothing about a request that carries a signed token.
  */
 async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTPayload> {
-  const header = request.headers.get("Authorization")?.trim();
-  if (!header) {
+  const token = sessionTokenOf(request);
+  if (!token) {
     throw new ServiceError("AUTH_REQUIRED", "Send Authorization: Bearer <session token from shopify.sessionToken.get()>");
   }
   const { SHOPIFY_API_KEY, SHOPIFY_API_SECRET } = getEnv();
   try {
-    const { payload } = await jwtVerify(header.replace(/^Bearer\s+/i, ""), new TextEncoder().encode(SHOPIFY_API_SECRET), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(SHOPIFY_API_SECRET), {
       algorithms: ["HS256"],
       clockTolerance: 10,
       audience: SHOPIFY_API_KEY,
     });
     return payload;
   } catch (error) {
-    throw new ServiceError("INVALID_TOKEN", "The session token is malformed, expired or not signed for this app", {
-      cause: error,
-    });
+    throw new ServiceError(
+      "INVALID_TOKEN",
+      "The session token is malformed, expired or not signed for this app; send a fresh one from shopify.sessionToken.get()",
+      { cause: error },
+    );
   }
 }
 
-/** dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it. */
+function sessionTokenOf(request: Request): string | undefined {
+  return request.headers.get("Authorization")?.trim().replace(/^Bearer\s+/i, "") || undefined;
+}
+
+/**
+ * The shop a request's session token names, read without verifying it, or "unknown": only for
+ * keying rate limits and logs before the token is checked, never for deciding anything.
+ */
+export function claimedShopOf(request: Request): string {
+  const token = sessionTokenOf(request);
+  try {
+    return (token && normalisedDest(decodeJwt(token).dest)) || "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
 function shopFromDest(dest: unknown): string {
-  const shop = typeof dest === "string" ? dest.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/+$/, "") : "";
-  if (!SHOP_DOMAIN_PATTERN.test(shop)) throw new ServiceError("INVALID_TOKEN", "The session token does not name a shop");
+  const shop = normalisedDest(dest);
+  if (!shop) throw new ServiceError("INVALID_TOKEN", "The session token does not name a shop");
   return shop;
+}
+
+/** dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it. */
+function normalisedDest(dest: unknown): string | undefined {
+  const shop = typeof dest === "string" ? dest.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/+$/, "") : "";
+  return SHOP_DOMAIN_PATTERN.test(shop) ? shop : undefined;
 }
 
 /**

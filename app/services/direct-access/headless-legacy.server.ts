@@ -5,7 +5,6 @@ import { fetchPlatformJson, IdentityLookupError } from "~/platform/platform-json
 import { exchangeResolvedCustomer } from "./issue-direct-access.server";
 import type { DirectAccessGrant, HeadlessLegacyExchangeRequest } from "./schemas";
 
-
 const CUSTOMER_ID_QUERY = `#graphql
   query SavedItemsStorefrontCustomerId($customerAccessToken: String!) {
     customer(customerAccessToken: $customerAccessToken) {
@@ -26,12 +25,13 @@ const CustomerIdResponseSchema = z.object({
 export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacyExchangeRequest): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body), {
     code: "INVALID_LEGACY_STOREFRONT_TOKEN",
-    message: "The storefront customer access token or the storefront access token was not accepted by the shop",
+    message:
+      "The storefront customer access token or the storefront access token was not accepted by the shop; renew the customer access token (customerAccessTokenCreate), check the shop's public Storefront token, then exchange again",
   });
 }
 
 async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<string> {
-  const answer = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
+  const { body: answer } = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
     method: "POST",
     headers: {
       "X-Shopify-Storefront-Access-Token": body.storefrontAccessToken,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CUSTOMER_GID_PATTERN } from "~/services/direct-access/direct-token.server";
+import { customerAccountGraphqlEndpoint } from "~/platform/customer-account-discovery.server";
 import { fetchPlatformJson, IdentityLookupError } from "~/platform/platform-json.server";
 import { exchangeResolvedCustomer } from "./issue-direct-access.server";
 import type { DirectAccessGrant, HeadlessModernExchangeRequest } from "./schemas";
@@ -12,29 +13,25 @@ const CUSTOMER_ID_QUERY = `#graphql
   }
 `;
 
-const DiscoverySchema = z.object({
-  graphql_api: z.url({ protocol: /^https$/ }),
-});
-
 const CustomerIdResponseSchema = z.object({
   data: z.object({ customer: z.object({ id: z.string().regex(CUSTOMER_GID_PATTERN) }) }),
 });
 
 /**
  * Headless, modern path: a Customer Account API access token proves the customer. The GraphQL
- * endpoint is discovered from the shop's well-known document, then asked for the customer id.
+ * endpoint is discovered from the shop's well-known document (cached per shop), then asked for
+ * the customer id.
  */
 export async function exchangeCustomerAccountAccessToken(body: HeadlessModernExchangeRequest): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body.shop, body.customerAccountAccessToken), {
     code: "INVALID_HEADLESS_SIGNATURE",
-    message: "The customer account access token could not be verified with the shop's Customer Account API",
+    message:
+      "The customer account access token could not be verified with the shop's Customer Account API; sign the customer in again for a fresh token, then exchange it",
   });
 }
 
 async function resolveCustomerGid(shop: string, accessToken: string): Promise<string> {
-  const discovery = DiscoverySchema.safeParse(await fetchPlatformJson(`https://${shop}/.well-known/customer-account-api`));
-  if (!discovery.success) throw new IdentityLookupError(`the discovery document of ${shop} has no https graphql_api`);
-  const answer = await fetchPlatformJson(discovery.data.graphql_api, {
+  const { body: answer } = await fetchPlatformJson(await customerAccountGraphqlEndpoint(shop), {
     method: "POST",
     // The Customer Account API takes the raw token, with no "Bearer " prefix.
     headers: { Authorization: accessToken, "Content-Type": "application/json", Accept: "application/json" },

@@ -13,7 +13,13 @@ export const ShopDomainSchema = z
   .max(255)
   .regex(SHOP_DOMAIN_PATTERN, "must be the shop's <name>.myshopify.com domain (lowercase, no scheme or path)");
 
-const UpstreamTokenSchema = z.string().min(1, "must not be empty").max(8192);
+// The platform's tokens are printable ASCII; they travel in headers and GraphQL variables, where a
+// line break or a non-Latin-1 character would fail the outbound request instead of the caller's.
+const UpstreamTokenSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(8192)
+  .regex(/^[\x21-\x7E]*$/, "must be the token as the platform issued it: printable ASCII, no spaces or line breaks");
 
 /** A Customer Account API access token from the platform's OAuth flow (new customer accounts). */
 export const HeadlessModernExchangeRequestSchema = z.strictObject({

@@ -12,6 +12,11 @@ export const ENTITY_TYPES = [
 
 /** A snapshot is what a client wants to render later; kept small so a page of 100 stays cheap. */
 export const MAX_SNAPSHOT_BYTES = 4096;
+/**
+ * A snapshot's shape is bounded before its size is measured, so measuring it (JSON.stringify) and
+ * everything downstream that walks it works on a small, shallow value whatever the client sent.
+ */
+export const SNAPSHOT_LIMITS = { depth: 8, values: 200, stringLength: 1024 } as const;
 export const MAX_BATCH_OPERATIONS = 50;
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -19,19 +24,76 @@ export const MAX_LIST_LIMIT = 100;
 export const EntityTypeSchema = z.enum(ENTITY_TYPES);
 export type EntityType = z.infer<typeof EntityTypeSchema>;
 
+// C0 and C1 controls (\r, \n, \0, ...), the Unicode line and paragraph separators, and halves of
+// a surrogate pair without their other half.
+const LINE_BREAK_OR_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const SINGLE_LINE_MESSAGE = "must be a single line of text without control characters or unpaired surrogates";
+
+/**
+ * What a single-line field of the platform accepts (it refuses line breaks as its own error, which
+ * would otherwise reach the caller as an upstream failure), and what can go into a header, a log
+ * line or a handle digest (which joins parts with "\n") without changing meaning.
+ */
+export function isSingleLineText(value: string): boolean {
+  return !LINE_BREAK_OR_CONTROL.test(value) && !UNPAIRED_SURROGATE.test(value);
+}
+
+/** A string field that must be one line of text; every free-text field of a request is one. */
+export function singleLineText() {
+  return z.string().refine(isSingleLineText, SINGLE_LINE_MESSAGE);
+}
+
 // Metaobject single-line text fields hold at most 255 characters.
-const ContextSchema = z.string().min(1, "must not be empty").max(255);
-const EntityGidSchema = z
-  .string()
+const ContextSchema = singleLineText().min(1, "must not be empty").max(255);
+const EntityGidSchema = singleLineText()
   .max(255)
   .regex(/^gid:\/\/shopify\/[A-Za-z]+\/[^\s/]+$/, "must be a platform GID such as gid://shopify/Product/123");
-const SourceSchema = z.string().max(255);
+const SourceSchema = singleLineText().max(255);
 
-const SnapshotSchema = z
-  .record(z.string(), z.unknown())
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_SNAPSHOT_BYTES, {
-    message: `must be at most ${MAX_SNAPSHOT_BYTES} bytes of JSON`,
-  });
+const SnapshotSchema = z.record(z.string(), z.unknown()).superRefine((snapshot, context) => {
+  const problem = snapshotProblem(snapshot);
+  if (problem) context.addIssue({ code: "custom", message: problem });
+});
+
+/**
+ * Why a snapshot is refused, or undefined. Walks with its own stack rather than recursion, and
+ * measures the JSON size only once depth, count and string lengths are known to be small.
+ * Strings may span lines (they are stored as JSON), but must be valid Unicode without NUL.
+ */
+function snapshotProblem(snapshot: Record<string, unknown>): string | undefined {
+  const { depth: maxDepth, values: maxValues, stringLength: maxStringLength } = SNAPSHOT_LIMITS;
+  const badString = (text: string) =>
+    text.length > maxStringLength
+      ? `strings must be at most ${maxStringLength} characters`
+      : text.includes("\u0000") || UNPAIRED_SURROGATE.test(text)
+        ? "strings must be valid Unicode text without NUL characters"
+        : undefined;
+  const pending: { value: unknown; depth: number }[] = [{ value: snapshot, depth: 1 }];
+  let values = 0;
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, depth } = next;
+    if (typeof value === "string") {
+      const problem = badString(value);
+      if (problem) return problem;
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > maxDepth) return `must be at most ${maxDepth} levels deep`;
+    const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
+    values += children.length;
+    if (values > maxValues) return `must hold at most ${maxValues} values in all`;
+    for (const key of Array.isArray(value) ? [] : Object.keys(value)) {
+      const problem = badString(key);
+      if (problem) return problem;
+    }
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+  }
+  // Bounded above, so this cannot overflow the stack or take long.
+  if (Buffer.byteLength(JSON.stringify(snapshot)) > MAX_SNAPSHOT_BYTES) return `must be at most ${MAX_SNAPSHOT_BYTES} bytes of JSON`;
+  return undefined;
+}
 
 const ItemIdentityShape = {
   context: ContextSchema,
@@ -57,7 +119,7 @@ export type IsSavedQuery = z.infer<typeof IsSavedQuerySchema>;
 export const ListQuerySchema = z.object({
   context: ContextSchema,
   limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
-  cursor: z.string().min(1).max(1024).optional(),
+  cursor: singleLineText().min(1).max(1024).optional(),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 
