@@ -35,6 +35,13 @@ const budgetUnits = new Counter({
   registers: [metricsRegistry],
 });
 
+const quotaBlocks = new Counter({
+  name: "quota_blocks_taken_total",
+  help: "Blocks of a monthly quota taken from its database counter (one write each), by quota",
+  labelNames: ["quota"] as const,
+  registers: [metricsRegistry],
+});
+
 const LABEL_VALUE = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** A label value from a bounded set: short identifiers pass, anything else is "other". */
@@ -59,4 +66,9 @@ export function countCacheLookup(cache: string, result: "hit" | "miss"): void {
 /** Budget units counted against a shop's monthly budget (1 per operation, batch included). */
 export function countBudgetUnits(plan: string, units = 1): void {
   if (Number.isFinite(units) && units > 0) budgetUnits.inc({ plan: labelValue(plan) }, units);
+}
+
+/** One block of a quota taken from its counter in the database ("shop-budget" or "customer-share"). */
+export function countQuotaBlock(quota: string): void {
+  quotaBlocks.inc({ quota: labelValue(quota) });
 }

@@ -49,3 +49,8 @@ export function oncePerRequest<T>(key: string, produce: () => Promise<T>): Promi
   }
   return value;
 }
+
+/** The operation the current request serves, as annotated (for labelling what it costs). */
+export function currentOperation(): string | undefined {
+  return scopes.getStore()?.log.operation;
+}

@@ -1,6 +1,7 @@
 import { GraphqlQueryError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
 import { ServiceError } from "~/lib/errors";
-import { annotateRequest } from "~/lib/request-context.server";
+import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.server";
+import { annotateRequest, currentOperation } from "~/lib/request-context.server";
 import { ADMIN_API_VERSION } from "./api-versions";
 import { forgetOfflineSession, requireOfflineSession } from "./offline-sessions.server";
 import { platformFetch } from "./platform-fetch.server";
@@ -115,8 +116,12 @@ async function attemptAdminGraphql<Data>(
   }
   const cost = body.extensions?.cost;
   annotateRequest({ platformRequests: 1, platformPoints: cost?.actualQueryCost ?? 0 });
+  countPlatformPoints(currentOperation(), cost?.actualQueryCost ?? 0);
   const errors = Array.isArray(body.errors) ? body.errors : body.errors ? [{ message: body.errors }] : [];
-  if (errors.some((error) => error.extensions?.code === "THROTTLED")) return { throttledForMs: throttleWaitMs(cost) };
+  if (errors.some((error) => error.extensions?.code === "THROTTLED")) {
+    countPlatformThrottled();
+    return { throttledForMs: throttleWaitMs(cost) };
+  }
   if (errors.length > 0 || !body.data) {
     throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The commerce platform refused the request; retry shortly", {
       cause: new Error(errors.map((error) => error.message).join("; ") || "no data"),

@@ -1,6 +1,7 @@
 import { ServiceError } from "~/lib/errors";
 import { assertChannelEntitled, type Plan } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
+import { countBudgetUnits } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { assertCustomerWithinRate } from "~/services/usage/rate-limits.server";
@@ -34,9 +35,11 @@ export async function dispatchSavedItems<Op extends OperationName>(
     output = await handler(caller, input);
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable) charge.refund();
+    else countBudgetUnits(plan.key);
     throw error;
   }
   if (operation === "batch" && wholeBatchRetryable(output as BatchResult)) charge.refund();
+  else countBudgetUnits(plan.key);
   return output;
 }
 

@@ -1,4 +1,5 @@
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { countCacheLookup } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
 import { itemHandle, listHandle } from "./handles.server";
@@ -20,6 +21,11 @@ import { MAX_LIST_LIMIT, type IsSavedQuery, type ListItem, type ListQuery, type 
 /** How many pages of the platform's search a cursor position may be looked for in. */
 const MAX_PAGES_TO_POSITION = 10;
 
+function recordLookup(result: "hit" | "miss"): void {
+  annotateRequest({ cache: result });
+  countCacheLookup("list-state", result);
+}
+
 async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState }> {
   const key = { shop: caller.shop, customerGid: caller.customerGid, context };
   const state = currentState(await getListStateStore().get(key), await readShopVersion(caller.shop), Date.now());
@@ -34,7 +40,7 @@ export async function isSaved(caller: Caller, input: IsSavedQuery): Promise<{ sa
   const { key, state } = await loadState(caller, input.context);
   const handle = itemHandle(caller.customerGid, input);
   const known = lookUpItem(state, handle);
-  annotateRequest({ cache: known === undefined ? "miss" : "hit" });
+  recordLookup(known === undefined ? "miss" : "hit");
   if (known !== undefined) return { saved: known !== "absent" && known.status === "active" };
   const { items } = await readItemRecords(caller.admin, [handle]);
   const record = items.get(handle);
@@ -56,7 +62,7 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   const position = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, listKey);
   const loaded = await loadState(caller, input.context);
   let state = loaded.state;
-  annotateRequest({ cache: state.complete ? "hit" : "miss" });
+  recordLookup(state.complete ? "hit" : "miss");
   if (position?.kind === "platform") return platformPage(caller, input, position.cursor, state);
   if (!state.complete) {
     const page = await listActiveItems(caller.admin, listKey, MAX_LIST_LIMIT, undefined);

@@ -75,8 +75,16 @@ const customerCounter: QuotaCounter = {
 
 // Blocks of about 1% of a shop's budget (at most 50) and 10% of a customer's share (at most 10):
 // a database write per block, not per request, and little left stranded in another instance.
-const shopLeases = createQuotaLeases(shopCounter, (limit) => Math.min(50, Math.max(1, Math.ceil(limit / 100))));
-const customerLeases = createQuotaLeases(customerCounter, (limit) => Math.min(10, Math.max(1, Math.ceil(limit / 10))));
+const shopLeases = createQuotaLeases({
+  name: "shop-budget",
+  counter: shopCounter,
+  blockSize: (limit) => Math.min(50, Math.max(1, Math.ceil(limit / 100))),
+});
+const customerLeases = createQuotaLeases({
+  name: "customer-share",
+  counter: customerCounter,
+  blockSize: (limit) => Math.min(10, Math.max(1, Math.ceil(limit / 10))),
+});
 
 /** A request's unit of the budget, to give back when the request failed in a way a retry can fix. */
 export interface BudgetCharge {

@@ -1,3 +1,4 @@
+import { countQuotaBlock } from "~/lib/metrics.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 
 /**
@@ -38,7 +39,13 @@ export interface QuotaLeases {
   release(scope?: string): Promise<void>;
 }
 
-export function createQuotaLeases(counter: QuotaCounter, blockSize: (limit: number) => number): QuotaLeases {
+export function createQuotaLeases(options: {
+  /** For the metrics: which quota this is. */
+  name: string;
+  counter: QuotaCounter;
+  blockSize: (limit: number) => number;
+}): QuotaLeases {
+  const { name, counter, blockSize } = options;
   const leases = new Map<string, Lease>();
   const taking = new Map<string, Promise<number>>();
   registerProcessCache(() => leases.clear());
@@ -60,6 +67,7 @@ export function createQuotaLeases(counter: QuotaCounter, blockSize: (limit: numb
       pending = (async () => {
         const desired = nearlyUsedUp ? 1 : blockSize(limit);
         const taken = await counter.take(scope, period, desired, limit);
+        countQuotaBlock(name);
         const lease = leases.get(scope);
         if (lease && lease.period === period) {
           lease.available += taken;
