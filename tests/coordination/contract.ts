@@ -90,7 +90,8 @@ export function describeCoordinatorContract(name: string, create: () => Coordina
       const refused = await coordinator.takeTokens(key, rule);
       expect(refused.allowed).toBe(false);
       const { retryAfterMs } = refused as { retryAfterMs: number };
-      expect(retryAfterMs).toBeGreaterThan(900);
+      // One token at one per second, less the time the takes themselves took.
+      expect(retryAfterMs).toBeGreaterThan(500);
       expect(retryAfterMs).toBeLessThanOrEqual(1000);
     });
 
@@ -101,17 +102,17 @@ export function describeCoordinatorContract(name: string, create: () => Coordina
       const refused = await coordinator.takeTokens(key, rule, 3);
       expect(refused).toMatchObject({ allowed: false });
       // One token short at half a token per second.
-      expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(1900);
+      expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(1500);
       expect(await coordinator.takeTokens(key, rule, 2)).toEqual({ allowed: true });
     });
 
     test("a bucket refills over time, and buckets are per key", async () => {
       const key = fresh();
-      const rule = { capacity: 2, refillPerSecond: 20 };
+      const rule = { capacity: 2, refillPerSecond: 2 };
       await coordinator.takeTokens(key, rule, 2);
       expect(await coordinator.takeTokens(key, rule)).toMatchObject({ allowed: false });
       expect(await coordinator.takeTokens(fresh(), rule)).toEqual({ allowed: true });
-      await sleep(120);
+      await sleep(1_050);
       expect(await coordinator.takeTokens(key, rule, 2)).toEqual({ allowed: true });
     });
 
