@@ -5,6 +5,7 @@ import {
   type Coordinator,
   type HeldLocks,
 } from "./coordinator.server";
+import { createKeyLocks } from "./key-lock.server";
 import { createLocalCoordinator } from "./local-coordinator.server";
 import { createRedisLink } from "./redis-link.server";
 import { createReleaseNotices, type ReleaseWatch } from "./release-notices.server";
@@ -46,15 +47,18 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
  * the time between its answer and the write reaching the platform; only a store that checks the
  * fence could close it, and the platform's metaobjects do not.
  *
- * Waiting: a waiter sleeps until the holder's release notice (pub/sub) or the lease's end,
- * capped at 100 ms, and gives up after lockWaitMs. Waiters are not queued: under contention any
- * of them may win the next turn.
+ * Waiting: within an instance waiters queue first come, first served, so at most one per key
+ * waits in Redis; it sleeps until the holder's release notice (pub/sub) or the lease's end,
+ * capped at 100 ms. Every waiter gives up after lockWaitMs in all. There is no queue across
+ * instances: an instance whose own queue for a key is long tends to keep the key until that
+ * queue drains, and another instance's waiter may run out of time meanwhile.
  *
  * When Redis is unreachable every call fails fast: withLocks throws LockUnavailableError (the
  * guarded work never runs without its locks), takeTokens falls back to this instance's own
  * buckets, readVersions and bumpVersion throw CoordinatorUnavailableError. A bump that failed is
  * made again when Redis is back, so other instances do not keep a stale cache of a change this
- * one recorded while cut off.
+ * one recorded while cut off. Redis that comes back without its data (an epoch key tells)
+ * calls onDataLoss, since bumps may have been lost with it.
  *
  * Redis must not evict keys (maxmemory-policy noeviction): an evicted lock or version is a lost
  * lock or a lost bump.
@@ -69,6 +73,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
   let knownEpoch: string | undefined;
   const unsentBumps = new Set<string>();
   const fallback = createLocalCoordinator();
+  // Waiters in this process queue here before they wait in Redis, so a release there wakes one
+  // waiter per instance rather than every request waiting in every instance.
+  const queueInProcess = createKeyLocks();
   let fallbackNoticeAtMs = -Infinity;
 
   const link = createRedisLink({
@@ -89,8 +96,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
   });
   const notices = createReleaseNotices(link.subscriber);
 
-  async function acquire(lockKeys: readonly string[], token: string): Promise<number> {
-    const deadline = performance.now() + lockWaitMs;
+  async function acquire(lockKeys: readonly string[], token: string, deadline: number): Promise<number> {
     let taken = 0;
     let watch: ReleaseWatch | undefined;
     try {
@@ -166,24 +172,31 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
   return {
     kind: "redis",
 
-    async withLocks<T>(keys: readonly string[], fn: (held: HeldLocks) => Promise<T>): Promise<T> {
-      const lockKeys = [...new Set(keys)].sort().map((name) => key("lock", name));
-      const token = `${instanceId}:${++acquisitions}`;
-      const fence = await acquire(lockKeys, token);
-      const takenAtMs = performance.now();
-      const stopRenewing = keepRenewing(lockKeys, token);
-      try {
-        return await fn({ fence, assertHeld: () => assertHeld(lockKeys, token) });
-      } finally {
-        stopRenewing();
-        const released = await release(lockKeys, token);
-        if (released < lockKeys.length) {
-          console.warn(
-            `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
-              `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
-          );
-        }
-      }
+    withLocks<T>(keys: readonly string[], fn: (held: HeldLocks) => Promise<T>): Promise<T> {
+      const deadline = performance.now() + lockWaitMs;
+      return queueInProcess(
+        keys,
+        async () => {
+          const lockKeys = [...new Set(keys)].sort().map((name) => key("lock", name));
+          const token = `${instanceId}:${++acquisitions}`;
+          const fence = await acquire(lockKeys, token, deadline);
+          const takenAtMs = performance.now();
+          const stopRenewing = keepRenewing(lockKeys, token);
+          try {
+            return await fn({ fence, assertHeld: () => assertHeld(lockKeys, token) });
+          } finally {
+            stopRenewing();
+            const released = await release(lockKeys, token);
+            if (released < lockKeys.length) {
+              console.warn(
+                `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
+                  `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
+              );
+            }
+          }
+        },
+        lockWaitMs,
+      );
     },
 
     async takeTokens(name, rule, cost = 1) {
