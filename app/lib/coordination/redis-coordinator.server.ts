@@ -12,7 +12,7 @@ import { createReleaseNotices, type ReleaseWatch } from "./release-notices.serve
 import * as scripts from "./redis-scripts.server";
 
 export interface RedisCoordinatorOptions {
-  /** redis:// or rediss:// URL of a standalone (or Sentinel-fronted) Redis; Cluster is not supported. */
+  /** redis:// or rediss:// URL of one Redis (a primary). Not Cluster: a lock script touches keys in several slots. */
   url: string;
   /** Starts every key and channel, so several apps or sandboxes can share one Redis. */
   keyPrefix: string;
