@@ -14,6 +14,13 @@ const EnvSchema = z.object({
     .string("set DIRECT_API_JWT_SECRET to a random string of at least 32 characters")
     .min(32, "DIRECT_API_JWT_SECRET must be at least 32 characters long"),
   SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  // Unset or empty (as .env.example leaves it): one instance on its own, coordinating in process.
+  REDIS_URL: z.preprocess(
+    (value) => (value === "" ? undefined : value),
+    z.url({ protocol: /^rediss?$/, error: "set REDIS_URL to a redis:// or rediss:// URL" }).optional(),
+  ),
+  // Several apps or sandboxes can share one Redis as long as each has its own prefix.
+  REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]+$/, "REDIS_KEY_PREFIX: letters, digits and . _ : - only").default("saved-items"),
   // The sandbox's emulated platform; a production process must never send platform calls elsewhere.
   SANDBOX_PLATFORM_URL: z.url().optional(),
   NODE_ENV: z.string().optional(),

@@ -11,15 +11,35 @@ export interface Coordinator {
    * Runs fn while holding an exclusive lock on every key, across all instances. Keys are taken in
    * sorted order so overlapping key sets cannot deadlock. Throws LockUnavailableError when a lock
    * cannot be had in time (or the shared store is unreachable): the caller must not proceed.
+   * fn may ignore its argument; a holder whose writes must not outlive the locks checks them
+   * with `held.assertHeld()` right before each write.
    */
-  withLocks<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T>;
+  withLocks<T>(keys: readonly string[], fn: (held: HeldLocks) => Promise<T>): Promise<T>;
   /** Takes `cost` tokens from the bucket at `key` (created full), or says how long until it could. */
   takeTokens(key: string, rule: TokenBucketRule, cost?: number): Promise<TokenDecision>;
-  /** The current version of `key` (0 when never bumped). */
+  /**
+   * The current version of `key` (0 when never bumped). Throws CoordinatorUnavailableError when
+   * the shared store cannot say: the caller must then treat whatever it cached as stale.
+   */
   readVersions(keys: readonly string[]): Promise<number[]>;
   /** Increments the version of `key`; every instance sees the new value on its next read. */
   bumpVersion(key: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What fn of withLocks holds. */
+export interface HeldLocks {
+  /**
+   * Greater than the fence of every earlier holder of any of these keys. A store that keeps the
+   * highest fence it has accepted can refuse the late write of a holder whose locks lapsed.
+   */
+  readonly fence: number;
+  /**
+   * Resolves when every lock is still this holder's (and extends them by a full lease); throws
+   * LockLostError otherwise, or when that cannot be confirmed. It narrows the window in which a
+   * lapsed holder can write, it does not close it: see redis-coordinator.server.ts.
+   */
+  assertHeld(): Promise<void>;
 }
 
 export interface TokenBucketRule {
@@ -35,5 +55,25 @@ export class LockUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "LockUnavailableError";
+  }
+}
+
+/**
+ * A lock that was taken but is no longer (or no longer provably) the holder's; thrown by
+ * assertHeld, so the write it guards did not run. A LockUnavailableError, so callers that answer
+ * those with a retryable error do the same here.
+ */
+export class LockLostError extends LockUnavailableError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LockLostError";
+  }
+}
+
+/** The shared store did not answer (or refused); what was asked of it did not happen. */
+export class CoordinatorUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CoordinatorUnavailableError";
   }
 }

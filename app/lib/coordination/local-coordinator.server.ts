@@ -1,7 +1,7 @@
 import { clock } from "~/lib/clock";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import type { Coordinator, TokenBucketRule, TokenDecision } from "./coordinator.server";
-import { withKeyLocks } from "./key-lock.server";
+import { createKeyLocks } from "./key-lock.server";
 
 interface Bucket {
   tokens: number;
@@ -15,11 +15,15 @@ const MAX_BUCKETS = 100_000;
 export function createLocalCoordinator(): Coordinator {
   const buckets = new Map<string, Bucket>();
   const versions = new Map<string, number>();
+  const withKeyLocks = createKeyLocks();
+  let fences = 0;
   registerProcessCache(() => buckets.clear());
 
   return {
     kind: "local",
-    withLocks: withKeyLocks,
+    withLocks: (keys, fn) =>
+      // Nothing but this process takes these locks and they last until fn settles, so they are always still held.
+      withKeyLocks(keys, () => fn({ fence: ++fences, assertHeld: async () => {} })),
     async takeTokens(key: string, rule: TokenBucketRule, cost = 1): Promise<TokenDecision> {
       const nowMs = clock.now().getTime();
       const bucket = buckets.get(key) ?? { tokens: rule.capacity, updatedAtMs: nowMs };

@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import {
+  LockLostError,
+  LockUnavailableError,
+  type Coordinator,
+  type HeldLocks,
+} from "./coordinator.server";
+import { createKeyLocks } from "./key-lock.server";
+import { createLocalCoordinator } from "./local-coordinator.server";
+import { createRedisLink } from "./redis-link.server";
+import { createReleaseNotices, type ReleaseWatch } from "./release-notices.server";
+import * as scripts from "./redis-scripts.server";
+
+export interface RedisCoordinatorOptions {
+  /** redis:// or rediss:// URL of one Redis (a primary). Not Cluster: a lock script touches keys in several slots. */
+  url: string;
+  /** Starts every key and channel, so several apps or sandboxes can share one Redis. */
+  keyPrefix: string;
+  /** How long a lock outlives a holder that stops renewing it (crashed, cut off, or paused). */
+  lockTtlMs?: number;
+  /** How long withLocks waits for its locks before LockUnavailableError. */
+  lockWaitMs?: number;
+  /** Bounds connecting and every command. */
+  commandTimeoutMs?: number;
+  /**
+   * Called when Redis comes back without the data it had (restarted without persistence, or a
+   * failover to a replica that lagged). Version bumps may have been lost with it, so anything
+   * cached against a version must be dropped.
+   */
+  onDataLoss?: () => void;
+}
+
+const DEFAULTS = { lockTtlMs: 10_000, lockWaitMs: 5_000, commandTimeoutMs: 1_000 };
+/** The longest a waiter sleeps between attempts when no release notice wakes it. */
+const MAX_POLL_MS = 100;
+const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
+
+/**
+ * The coordinator every instance shares through one Redis.
+ *
+ * Locks are leases: `SET NX PX` per key, renewed every third of the lease while fn runs, released
+ * by compare-and-delete, so only the holder's token can release or extend them. While the holder
+ * keeps renewing, no one else gets the lock. What is not guaranteed: a holder that stops renewing
+ * for longer than the lease (a process paused by GC or a blocked event loop, an instance cut off
+ * from Redis, Redis restarted without persistence) loses the lock while fn may still be running,
+ * and another instance can then take it. assertHeld() right before a write narrows that window to
+ * the time between its answer and the write reaching the platform; only a store that checks the
+ * fence could close it, and the platform's metaobjects do not.
+ *
+ * Waiting: within an instance waiters queue first come, first served, so at most one per key
+ * waits in Redis; it sleeps until the holder's release notice (pub/sub) or the lease's end,
+ * capped at 100 ms. Every waiter gives up after lockWaitMs in all. There is no queue across
+ * instances: an instance whose own queue for a key is long tends to keep the key until that
+ * queue drains, and another instance's waiter may run out of time meanwhile.
+ *
+ * When Redis is unreachable every call fails fast: withLocks throws LockUnavailableError (the
+ * guarded work never runs without its locks), takeTokens falls back to this instance's own
+ * buckets, readVersions and bumpVersion throw CoordinatorUnavailableError. A bump that failed is
+ * made again when Redis is back, so other instances do not keep a stale cache of a change this
+ * one recorded while cut off. Redis that comes back without its data (an epoch key tells)
+ * calls onDataLoss, since bumps may have been lost with it.
+ *
+ * Redis must not evict keys (maxmemory-policy noeviction): an evicted lock or version is a lost
+ * lock or a lost bump.
+ */
+export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordinator {
+  const { lockTtlMs, lockWaitMs, commandTimeoutMs } = { ...DEFAULTS, ...options };
+  const key = (kind: string, name: string) => `${options.keyPrefix}:${kind}:${name}`;
+  const fenceKey = `${options.keyPrefix}:lock-fence`;
+  const epochKey = `${options.keyPrefix}:epoch`;
+  const instanceId = randomUUID();
+  let acquisitions = 0;
+  let knownEpoch: string | undefined;
+  const unsentBumps = new Set<string>();
+  const fallback = createLocalCoordinator();
+  // Waiters in this process queue here before they wait in Redis, so a release there wakes one
+  // waiter per instance rather than every request waiting in every instance.
+  const queueInProcess = createKeyLocks();
+  let fallbackNoticeAtMs = -Infinity;
+
+  const link = createRedisLink({
+    url: options.url,
+    commandTimeoutMs,
+    async onConnected(client) {
+      const epoch = String(await scripts.readEpoch(client, [epochKey], [randomUUID()]));
+      if (knownEpoch !== undefined && epoch !== knownEpoch) {
+        console.warn("[coordination] Redis came back without its data; dropping what was cached against its versions");
+        options.onDataLoss?.();
+      }
+      knownEpoch = epoch;
+      for (const versionKey of unsentBumps) {
+        await client.incr(versionKey);
+        unsentBumps.delete(versionKey);
+      }
+    },
+  });
+  const notices = createReleaseNotices(link.subscriber);
+
+  async function acquire(lockKeys: readonly string[], token: string, deadline: number): Promise<number> {
+    let taken = 0;
+    let watch: ReleaseWatch | undefined;
+    try {
+      for (;;) {
+        const heardBefore = watch?.heard;
+        const [count, fenceOrLeaseLeft] = integers(
+          await link.run((client) => scripts.acquireLocks(client, [fenceKey, ...lockKeys.slice(taken)], [token, lockTtlMs])),
+        );
+        taken += count;
+        if (taken === lockKeys.length) return fenceOrLeaseLeft;
+        const blocking = lockKeys[taken]!;
+        if (watch?.channel !== blocking) {
+          // Subscribed only now, so the release may have come before: try again before sleeping.
+          watch?.close();
+          watch = await notices.watch(blocking);
+          continue;
+        }
+        if (watch.heard !== heardBefore) continue;
+        const left = deadline - performance.now();
+        if (left <= 0) throw new LockUnavailableError(`Waited ${lockWaitMs} ms for the lock on ${blocking}; retry shortly`);
+        // A lease that has less left than the cap is a holder that may have crashed: try as it ends.
+        const sleep = Math.min(fenceOrLeaseLeft > 0 ? fenceOrLeaseLeft : MAX_POLL_MS, MAX_POLL_MS);
+        await watch.next(Math.min(left, sleep * (0.8 + Math.random() * 0.4)));
+      }
+    } catch (error) {
+      // All the keys, not just those taken: an attempt that timed out may still have run on the server.
+      await release(lockKeys, token);
+      if (error instanceof LockUnavailableError) throw error;
+      throw new LockUnavailableError("The locks could not be taken: Redis is unreachable; retry shortly", { cause: error });
+    } finally {
+      watch?.close();
+    }
+  }
+
+  async function release(lockKeys: readonly string[], token: string): Promise<number> {
+    try {
+      return Number(await link.attempt((client) => scripts.releaseLocks(client, lockKeys, [token])));
+    } catch {
+      // The link has said Redis went away; the locks end with their lease.
+      return 0;
+    }
+  }
+
+  async function assertHeld(lockKeys: readonly string[], token: string): Promise<void> {
+    let held: number;
+    try {
+      held = Number(await link.attempt((client) => scripts.extendLocks(client, lockKeys, [token, lockTtlMs])));
+    } catch (error) {
+      throw new LockLostError("Could not confirm the locks are still held: Redis is unreachable", { cause: error });
+    }
+    if (held < lockKeys.length) {
+      throw new LockLostError(`${lockKeys.length - held} of ${lockKeys.length} locks lapsed and may be someone else's`);
+    }
+  }
+
+  /** Renews the leases while fn runs; a failed renewal is retried at the next tick. */
+  function keepRenewing(lockKeys: readonly string[], token: string): () => void {
+    let timer: NodeJS.Timeout;
+    let stopped = false;
+    const schedule = () => {
+      timer = setTimeout(async () => {
+        await link.attempt((client) => scripts.extendLocks(client, lockKeys, [token, lockTtlMs])).catch(() => {});
+        if (!stopped) schedule();
+      }, lockTtlMs / 3).unref();
+    };
+    schedule();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  return {
+    kind: "redis",
+
+    withLocks<T>(keys: readonly string[], fn: (held: HeldLocks) => Promise<T>): Promise<T> {
+      const deadline = performance.now() + lockWaitMs;
+      return queueInProcess(
+        keys,
+        async () => {
+          const lockKeys = [...new Set(keys)].sort().map((name) => key("lock", name));
+          const token = `${instanceId}:${++acquisitions}`;
+          const fence = await acquire(lockKeys, token, deadline);
+          const takenAtMs = performance.now();
+          const stopRenewing = keepRenewing(lockKeys, token);
+          try {
+            return await fn({ fence, assertHeld: () => assertHeld(lockKeys, token) });
+          } finally {
+            stopRenewing();
+            const released = await release(lockKeys, token);
+            if (released < lockKeys.length) {
+              console.warn(
+                `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
+                  `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
+              );
+            }
+          }
+        },
+        lockWaitMs,
+      );
+    },
+
+    async takeTokens(name, rule, cost = 1) {
+      try {
+        const waitMs = Number(
+          await link.run((client) => scripts.takeTokens(client, [key("bucket", name)], [rule.capacity, rule.refillPerSecond, cost])),
+        );
+        return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs: waitMs };
+      } catch {
+        const nowMs = performance.now();
+        if (nowMs - fallbackNoticeAtMs >= FALLBACK_NOTICE_INTERVAL_MS) {
+          fallbackNoticeAtMs = nowMs;
+          console.warn("[coordination] Redis unreachable: rate limits are per instance until it is back");
+        }
+        return fallback.takeTokens(name, rule, cost);
+      }
+    },
+
+    async readVersions(names) {
+      if (names.length === 0) return [];
+      const values = await link.run((client) => client.mget(names.map((name) => key("version", name))));
+      return values.map((value) => Number(value ?? 0));
+    },
+
+    async bumpVersion(name) {
+      const versionKey = key("version", name);
+      try {
+        await link.run((client) => client.incr(versionKey));
+      } catch (error) {
+        unsentBumps.add(versionKey);
+        throw error;
+      }
+    },
+
+    close: () => link.close(),
+  };
+}
+
+function integers(reply: unknown): [number, number] {
+  if (!Array.isArray(reply) || reply.length !== 2 || !reply.every(Number.isSafeInteger)) {
+    throw new Error(`Unexpected lock script reply: ${JSON.stringify(reply)}`);
+  }
+  return [reply[0], reply[1]];
+}

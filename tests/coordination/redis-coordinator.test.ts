@@ -1,0 +1,280 @@
+// The Redis coordinator against a real Redis: two coordinators with their own connections stand
+// for two instances of the app.
+import { randomUUID } from "node:crypto";
+import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import {
+  CoordinatorUnavailableError,
+  LockLostError,
+  LockUnavailableError,
+  type Coordinator,
+} from "~/lib/coordination/coordinator.server";
+import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coordination/redis-coordinator.server";
+import { describeCoordinatorContract } from "./contract";
+import { createRelay, dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+
+const prefix = uniquePrefix(import.meta.filename);
+const opened: Coordinator[] = [];
+
+function instance(options: Partial<RedisCoordinatorOptions> = {}): Coordinator {
+  const coordinator = createRedisCoordinator({ url: REDIS_URL, keyPrefix: prefix, ...options });
+  opened.push(coordinator);
+  return coordinator;
+}
+
+/** Runs fn under the lock on key in the background; resolves once fn holds it. */
+async function holdInBackground(coordinator: Coordinator, key: string) {
+  let entered!: () => void;
+  let release!: () => void;
+  const holding = new Promise<void>((resolve) => (entered = resolve));
+  const done = coordinator.withLocks([key], () => {
+    entered();
+    return new Promise<void>((resolve) => (release = resolve));
+  });
+  await holding;
+  return {
+    release: () => {
+      release();
+      return done;
+    },
+  };
+}
+
+function warnings(spy: { mock: { calls: unknown[][] } }, text: string): number {
+  return spy.mock.calls.filter(([message]) => String(message).includes(text)).length;
+}
+
+describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
+  let raw: Redis;
+  beforeAll(() => {
+    raw = new Redis(REDIS_URL);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterAll(async () => {
+    await Promise.all(opened.map((coordinator) => coordinator.close()));
+    await dropKeys(raw, prefix);
+    await raw.quit();
+  });
+
+  describeCoordinatorContract("redis", () => instance());
+
+  describe("locks across instances", () => {
+    async function increments(lock: boolean): Promise<number> {
+      const [a, b] = [instance(), instance()];
+      const counter = `${prefix}:counter:${randomUUID()}`;
+      const increment = async () => {
+        const value = Number((await raw.get(counter)) ?? 0);
+        await sleep(Math.random() * 2);
+        await raw.set(counter, value + 1);
+      };
+      const key = randomUUID();
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => {
+          const coordinator = i % 2 ? a : b;
+          return lock ? coordinator.withLocks([key], increment) : increment();
+        }),
+      );
+      return Number(await raw.get(counter));
+    }
+
+    test("50 read-modify-write increments of a shared counter, split over two instances, end exact", async () => {
+      expect(await increments(true)).toBe(50);
+    });
+
+    test("(the same increments without the lock lose updates, so the test above can fail)", async () => {
+      expect(await increments(false)).toBeLessThan(50);
+    });
+
+    test("a lock held elsewhere for longer than lockWaitMs is LockUnavailableError, and fn does not run", async () => {
+      const key = randomUUID();
+      const holder = await holdInBackground(instance(), key);
+      const waiter = instance({ lockWaitMs: 300 });
+      let ran = false;
+      const startedAt = performance.now();
+      await expect(waiter.withLocks([key], async () => void (ran = true))).rejects.toBeInstanceOf(LockUnavailableError);
+      const waitedMs = performance.now() - startedAt;
+      expect(waitedMs).toBeGreaterThanOrEqual(295);
+      // Around lockWaitMs, nowhere near the holder's 10 s lease.
+      expect(waitedMs).toBeLessThan(1_500);
+      expect(ran).toBe(false);
+      await holder.release();
+      await expect(waiter.withLocks([key], async () => "now")).resolves.toBe("now");
+    });
+
+    test("a waiter takes the lock as soon as it is released, woken by the release notice rather than a poll", async () => {
+      const key = randomUUID();
+      const [a, b] = [instance(), instance()];
+      const handoffs: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        const holder = await holdInBackground(a, key);
+        let releasedAt = 0;
+        const waiting = b.withLocks([key], async () => handoffs.push(performance.now() - releasedAt));
+        await sleep(150);
+        releasedAt = performance.now();
+        await holder.release();
+        await waiting;
+      }
+      // Polling alone (every 80 to 120 ms) would hand over after about 50 ms, half the time more.
+      expect(handoffs.sort((x, y) => x - y)[2]).toBeLessThan(25);
+    });
+
+    test("the watchdog keeps a holder's lock for longer than its lease", async () => {
+      const key = randomUUID();
+      const holder = await holdInBackground(instance({ lockTtlMs: 600 }), key);
+      const waiter = instance({ lockWaitMs: 1_500 });
+      await expect(waiter.withLocks([key], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
+      await holder.release();
+      await expect(waiter.withLocks([key], async () => "mine")).resolves.toBe("mine");
+    });
+
+    test("a crashed holder's lock ends with its lease and another instance takes it", async () => {
+      const key = randomUUID();
+      const crashing = instance({ lockTtlMs: 400 });
+      await holdInBackground(crashing, key);
+      const takenAt = performance.now();
+      // Its connections go without a release, and its renewals fail from now on.
+      await crashing.close();
+      const next = instance();
+      await next.withLocks([key], async () => {
+        // Not before the lease ran out (the lease began on the server a little before takenAt).
+        expect(performance.now() - takenAt).toBeGreaterThan(380);
+      });
+    });
+
+    test("a holder paused past its lease loses the lock: the next holder has a greater fence and assertHeld throws", async () => {
+      const key = randomUUID();
+      const [a, b] = [instance({ lockTtlMs: 200 }), instance()];
+      const warn = vi.spyOn(console, "warn");
+      await a.withLocks([key], async (heldByA) => {
+        // A blocked event loop (a long GC pause, a synchronous loop): the watchdog cannot renew.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
+        await b.withLocks([key], async (heldByB) => {
+          expect(heldByB.fence).toBeGreaterThan(heldByA.fence);
+          await expect(heldByA.assertHeld()).rejects.toBeInstanceOf(LockLostError);
+          await expect(heldByB.assertHeld()).resolves.toBeUndefined();
+        });
+      });
+      expect(warnings(warn, "lapsed")).toBe(1);
+    });
+  });
+
+  describe("buckets, versions", () => {
+    test("two instances draw on one bucket, refused with a sane retryAfterMs, refilled over time", async () => {
+      const [a, b] = [instance(), instance()];
+      const key = randomUUID();
+      const rule = { capacity: 3, refillPerSecond: 2 };
+      expect(await a.takeTokens(key, rule, 2)).toEqual({ allowed: true });
+      expect(await b.takeTokens(key, rule)).toEqual({ allowed: true });
+      const refused = await b.takeTokens(key, rule);
+      expect(refused).toMatchObject({ allowed: false });
+      const { retryAfterMs } = refused as { retryAfterMs: number };
+      expect(retryAfterMs).toBeGreaterThan(0);
+      expect(retryAfterMs).toBeLessThanOrEqual(500);
+      expect(await a.takeTokens(key, rule)).toMatchObject({ allowed: false });
+      await sleep(retryAfterMs + 10);
+      expect(await a.takeTokens(key, rule)).toEqual({ allowed: true });
+    });
+
+    test("a bucket's key expires once it would be full again", async () => {
+      const key = randomUUID();
+      await instance().takeTokens(key, { capacity: 3, refillPerSecond: 1 });
+      const pttl = await raw.pttl(`${prefix}:bucket:${key}`);
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(1_000);
+    });
+
+    test("a version bumped by one instance is read by the other at once", async () => {
+      const [a, b] = [instance(), instance()];
+      const key = randomUUID();
+      await a.bumpVersion(key);
+      expect(await b.readVersions([key])).toEqual([1]);
+    });
+  });
+
+  describe("when Redis cannot be reached", () => {
+    test("nothing answers: withLocks refuses fast, takeTokens counts locally, versions throw; logged once", async () => {
+      const warn = vi.spyOn(console, "warn");
+      const down = instance({ url: "redis://127.0.0.1:1" });
+      let ran = false;
+      const startedAt = performance.now();
+      await expect(down.withLocks(["item"], async () => void (ran = true))).rejects.toBeInstanceOf(LockUnavailableError);
+      expect(performance.now() - startedAt).toBeLessThan(2_000);
+      expect(ran).toBe(false);
+
+      const rule = { capacity: 2, refillPerSecond: 1 };
+      expect(await down.takeTokens("client", rule)).toEqual({ allowed: true });
+      expect(await down.takeTokens("client", rule)).toEqual({ allowed: true });
+      expect(await down.takeTokens("client", rule)).toMatchObject({ allowed: false });
+
+      const againAt = performance.now();
+      await expect(down.readVersions(["shop:a"])).rejects.toBeInstanceOf(CoordinatorUnavailableError);
+      await expect(down.bumpVersion("shop:a")).rejects.toBeInstanceOf(CoordinatorUnavailableError);
+      await expect(down.withLocks(["item"], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
+      // Refused on the spot, not after a network timeout.
+      expect(performance.now() - againAt).toBeLessThan(200);
+
+      expect(warnings(warn, "Redis unreachable (")).toBe(1);
+      expect(warnings(warn, "rate limits are per instance")).toBe(1);
+    });
+
+    test("Redis goes away and comes back: refused meanwhile, resumes by itself, a failed bump is made then; logged per transition", async () => {
+      const relay = await createRelay(REDIS_URL);
+      const cutOff = instance({ url: relay.url });
+      const other = instance();
+      const key = randomUUID();
+      await cutOff.bumpVersion(key);
+      const warn = vi.spyOn(console, "warn");
+      const info = vi.spyOn(console, "info");
+
+      await relay.cut();
+      await vi.waitFor(() => expect(cutOff.readVersions([key])).rejects.toBeInstanceOf(CoordinatorUnavailableError));
+      await expect(cutOff.bumpVersion(key)).rejects.toBeInstanceOf(CoordinatorUnavailableError);
+      await expect(cutOff.withLocks([key], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
+      expect(await other.readVersions([key])).toEqual([1]);
+
+      await relay.restore();
+      await vi.waitFor(async () => expect(await cutOff.readVersions([key])).toEqual([2]), { timeout: 3_000, interval: 50 });
+      expect(await other.readVersions([key])).toEqual([2]);
+      await expect(cutOff.withLocks([key], async () => "again")).resolves.toBe("again");
+      expect(warnings(warn, "Redis unreachable (")).toBe(1);
+      expect(warnings(info, "Redis reachable again")).toBe(1);
+    });
+
+    test("Redis comes back without its data: onDataLoss is called so caches keyed by versions are dropped", async () => {
+      const relay = await createRelay(REDIS_URL);
+      const onDataLoss = vi.fn();
+      const coordinator = instance({ url: relay.url, onDataLoss });
+      await coordinator.readVersions(["shop:a"]);
+      await relay.cut();
+      await dropKeys(raw, prefix); // what a restart without persistence does
+      await relay.restore();
+      await vi.waitFor(() => expect(onDataLoss).toHaveBeenCalledOnce(), { timeout: 3_000, interval: 50 });
+
+      // A reconnection that finds the data where it was is not a loss.
+      await relay.cut();
+      await relay.restore();
+      await vi.waitFor(async () => expect(await coordinator.readVersions(["shop:a"])).toEqual([0]), { timeout: 3_000, interval: 50 });
+      expect(onDataLoss).toHaveBeenCalledOnce();
+    });
+
+    test("a server that accepts connections and never answers: calls fail within the command timeout", async () => {
+      const accepted: net.Socket[] = [];
+      const silent = net.createServer((socket) => accepted.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      try {
+        const hung = instance({ url: `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}` });
+        const startedAt = performance.now();
+        await expect(hung.withLocks(["item"], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
+        await expect(hung.readVersions(["shop:a"])).rejects.toBeInstanceOf(CoordinatorUnavailableError);
+        expect(performance.now() - startedAt).toBeLessThan(2_000);
+      } finally {
+        silent.close();
+        for (const socket of accepted) socket.destroy();
+      }
+    });
+  });
+});
