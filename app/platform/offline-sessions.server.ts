@@ -149,13 +149,14 @@ function renewOnce(shop: string): Promise<Session | undefined> {
 
 async function renewUnderLock(shop: string): Promise<Session | undefined> {
   try {
-    return await getCoordinator().withLocks([`offline-token:${shop}`], async () => {
+    return await getCoordinator().withLocks([`offline-token:${shop}`], async (held) => {
       const current = await storage.loadSession(offlineSessionId(shop));
       const nowMs = Date.now();
       if (!current || !needsRenewal(current, nowMs)) {
         remember(shop, { session: current, version: await readShopVersion(shop), loadedAtMs: nowMs });
         return current;
       }
+      await held.assertHeld();
       const renewed = await renew(current, nowMs);
       if (renewed === current) return current;
       if (renewed) {

@@ -7,6 +7,10 @@ import { createTestDatabase } from "./database";
 import { TEST_ENV } from "./test-env";
 
 Object.assign(process.env, TEST_ENV);
+// With a real Redis (npm run test:services), each test file coordinates under a prefix of its own,
+// emptied before every test like the database.
+const redisPrefix = `saved-items-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
+if (process.env.REDIS_URL) process.env.REDIS_KEY_PREFIX = redisPrefix;
 // Before any app module is imported: app/db.server.ts connects to DATABASE_URL when first loaded.
 const database = await createTestDatabase(inject("testDatabases"));
 process.env.DATABASE_URL = database.url;
@@ -20,7 +24,23 @@ beforeEach(async () => {
   clearProcessCaches();
   const { default: db } = await import("~/db.server");
   await db.$executeRawUnsafe(`TRUNCATE ${tables}`);
+  if (process.env.REDIS_URL) await deleteRedisKeys(`${redisPrefix}:*`);
 });
+
+async function deleteRedisKeys(pattern: string): Promise<void> {
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(process.env.REDIS_URL!);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
 
 afterEach(() => {
   // Every document the app sent must exist in the real published schema.
@@ -30,6 +50,7 @@ afterEach(() => {
 
 afterAll(async () => {
   platformServer.close();
+  if (process.env.REDIS_URL) await deleteRedisKeys(`${redisPrefix}:*`);
   const { closeDatabase } = await import("~/db.server");
   await closeDatabase();
   await database.drop();

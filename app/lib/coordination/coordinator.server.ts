@@ -24,7 +24,23 @@ export interface Coordinator {
   readVersions(keys: readonly string[]): Promise<number[]>;
   /** Increments the version of `key`; every instance sees the new value on its next read. */
   bumpVersion(key: string): Promise<void>;
+  /**
+   * State every instance reads and changes, in hashes that expire; only the Redis coordinator has
+   * it (one process on its own keeps such state in its own memory).
+   */
+  readonly sharedHashes?: SharedHashes;
   close(): Promise<void>;
+}
+
+/** Fields of hashes shared by every instance; throws CoordinatorUnavailableError when they cannot be reached. */
+export interface SharedHashes {
+  read(key: string, field: string): Promise<string | undefined>;
+  /**
+   * Replaces the field with change(current) atomically (retried when another instance changed it
+   * in between), or deletes it when change gives undefined; the hash expires ttlMs after its last change.
+   */
+  update(key: string, field: string, change: (current: string | undefined) => string | undefined, ttlMs: number): Promise<void>;
+  remove(key: string): Promise<void>;
 }
 
 /** What fn of withLocks holds. */

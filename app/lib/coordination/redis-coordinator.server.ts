@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  CoordinatorUnavailableError,
   LockLostError,
   LockUnavailableError,
   type Coordinator,
@@ -63,6 +64,9 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
  * Redis must not evict keys (maxmemory-policy noeviction): an evicted lock or version is a lost
  * lock or a lost bump.
  */
+/** Tries before an update of a shared field that others keep changing gives up. */
+const MAX_FIELD_UPDATE_ATTEMPTS = 10;
+
 export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordinator {
   const { lockTtlMs, lockWaitMs, commandTimeoutMs } = { ...DEFAULTS, ...options };
   const key = (kind: string, name: string) => `${options.keyPrefix}:${kind}:${name}`;
@@ -229,6 +233,27 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         unsentBumps.add(versionKey);
         throw error;
       }
+    },
+
+    sharedHashes: {
+      async read(name, field) {
+        return (await link.run((client) => client.hget(key("hash", name), field))) ?? undefined;
+      },
+      async update(name, field, change, ttlMs) {
+        const hashKey = key("hash", name);
+        for (let attempt = 0; attempt < MAX_FIELD_UPDATE_ATTEMPTS; attempt++) {
+          const [current, version] = await link.run((client) => client.hmget(hashKey, field, `${field}#v`));
+          const next = change(current ?? undefined);
+          const written = await link.run((client) =>
+            scripts.compareAndSetField(client, [hashKey], [field, version ?? "", next ?? "", ttlMs]),
+          );
+          if (Number(written) === 1) return;
+        }
+        throw new CoordinatorUnavailableError(`${hashKey} ${field} kept changing under ${MAX_FIELD_UPDATE_ATTEMPTS} updates`);
+      },
+      async remove(name) {
+        await link.run((client) => client.del(key("hash", name)));
+      },
     },
 
     close: () => link.close(),

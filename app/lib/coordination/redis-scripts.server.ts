@@ -109,3 +109,20 @@ if epoch then return epoch end
 redis.call('SET', KEYS[1], ARGV[1])
 return ARGV[1]
 `);
+
+/**
+ * KEYS: a hash. ARGV: field, the field's version read with it ("" when absent), the new value
+ * ("" deletes), the hash's time to live (ms). Writes only when nobody changed the field since it
+ * was read (compare-and-set on a version kept beside it); returns 1 when written, 0 when not.
+ */
+export const compareAndSetField = defineScript(`
+local version = redis.call('HGET', KEYS[1], ARGV[1] .. '#v') or ''
+if version ~= ARGV[2] then return 0 end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1], ARGV[1] .. '#v')
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3], ARGV[1] .. '#v', (tonumber(version) or 0) + 1)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+`);

@@ -1,5 +1,5 @@
 import { clock } from "~/lib/clock";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
+import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
 import { ServiceError } from "~/lib/errors";
@@ -52,7 +52,7 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
   try {
     return await getCoordinator().withLocks(
       handles.map((handle) => `item:${caller.shop}/${handle}`),
-      () => applyLocked(caller, changes, handles),
+      (held) => applyLocked(caller, changes, handles, held),
     );
   } catch (error) {
     if (error instanceof LockUnavailableError) {
@@ -64,7 +64,12 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
   }
 }
 
-async function applyLocked(caller: Caller, changes: ItemChange[], handles: string[]): Promise<ChangeOutcome[]> {
+async function applyLocked(
+  caller: Caller,
+  changes: ItemChange[],
+  handles: string[],
+  held: HeldLocks,
+): Promise<ChangeOutcome[]> {
   const store = getListStateStore();
   const shopVersion = await readShopVersion(caller.shop);
   const keyOf = (context: string): ListKey => ({ shop: caller.shop, customerGid: caller.customerGid, context });
@@ -131,6 +136,8 @@ async function applyLocked(caller: Caller, changes: ItemChange[], handles: strin
     if (pending.length > 0) await store.update(keyOf(context), (current) => withPendingItems(currentState(current, shopVersion, startMs), pending, Date.now()));
   }
 
+  // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not write.
+  await held.assertHeld();
   const results = await applyWrites(caller.admin, [...listWrites.values()], writes);
   const settled = new Map<string, Record<string, KnownItem>>();
   const writtenAtMs = Date.now();

@@ -1,5 +1,7 @@
+import type { SharedHashes } from "~/lib/coordination/coordinator.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
-import type { ListState } from "./list-state";
+import { LIST_STATE_TTL_MS, type ListState } from "./list-state";
 
 export interface ListKey {
   shop: string;
@@ -88,9 +90,37 @@ export function createLocalListStateStore(): ListStateStore {
   };
 }
 
+/**
+ * The shared store: each customer's list states are one hash in Redis (a field per list context),
+ * so every instance sees every write at once; updates are compare-and-set, retried on a race.
+ */
+export function createSharedListStateStore(hashes: SharedHashes): ListStateStore {
+  const hashOf = (shop: string, customerGid: string) => `list-state:${shop}:${customerGid}`;
+  return {
+    async get(key) {
+      const text = await hashes.read(hashOf(key.shop, key.customerGid), key.context);
+      return text === undefined ? undefined : (JSON.parse(text) as ListState);
+    },
+    async update(key, change) {
+      await hashes.update(
+        hashOf(key.shop, key.customerGid),
+        key.context,
+        (current) => {
+          const next = change(current === undefined ? undefined : (JSON.parse(current) as ListState));
+          return next === undefined ? undefined : JSON.stringify(next);
+        },
+        LIST_STATE_TTL_MS,
+      );
+    },
+    forgetCustomer: (shop, customerGid) => hashes.remove(hashOf(shop, customerGid)),
+  };
+}
+
 let store: ListStateStore | undefined;
 
+/** Shared through Redis when the instances coordinate there, in this process's memory otherwise. */
 export function getListStateStore(): ListStateStore {
-  store ??= createLocalListStateStore();
+  const { sharedHashes } = getCoordinator();
+  store ??= sharedHashes ? createSharedListStateStore(sharedHashes) : createLocalListStateStore();
   return store;
 }

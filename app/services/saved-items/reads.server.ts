@@ -1,3 +1,4 @@
+import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
 import { countCacheLookup } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
@@ -26,9 +27,24 @@ function recordLookup(result: "hit" | "miss"): void {
   countCacheLookup("list-state", result);
 }
 
+/** The cache only saves platform calls: when its shared store is unreachable, reads go to the platform. */
+async function withoutCacheIfUnreachable<T>(work: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CoordinatorUnavailableError) return fallback;
+    throw error;
+  }
+}
+
+function updateState(key: ListKey, change: (current: ListState | undefined) => ListState | undefined): Promise<void> {
+  return withoutCacheIfUnreachable(() => getListStateStore().update(key, change), undefined);
+}
+
 async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState }> {
   const key = { shop: caller.shop, customerGid: caller.customerGid, context };
-  const state = currentState(await getListStateStore().get(key), await readShopVersion(caller.shop), Date.now());
+  const cached = await withoutCacheIfUnreachable(() => getListStateStore().get(key), undefined);
+  const state = currentState(cached, await readShopVersion(caller.shop), Date.now());
   return { key, state };
 }
 
@@ -46,7 +62,7 @@ export async function isSaved(caller: Caller, input: IsSavedQuery): Promise<{ sa
   const record = items.get(handle);
   const nowMs = Date.now();
   const observed = record ? observedItem(record) : absentItem(input, nowMs);
-  await getListStateStore().update(key, (current) =>
+  await updateState(key, (current) =>
     withObservedItems(currentState(current, state.shopVersion, nowMs), { [handle]: observed }, { nowMs }),
   );
   return { saved: observed.status === "active" };
@@ -69,10 +85,10 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
     const nowMs = Date.now();
     const observed = Object.fromEntries(page.items.map((record) => [itemHandle(caller.customerGid, record), observedItem(record)]));
     const complete = !page.hasNextPage;
-    await getListStateStore().update(loaded.key, (current) => {
-      state = withObservedItems(currentState(current, state.shopVersion, nowMs), observed, { nowMs, complete });
-      return state;
-    });
+    const filled = (current: ListState | undefined) =>
+      withObservedItems(currentState(current, loaded.state.shopVersion, nowMs), observed, { nowMs, complete });
+    state = filled(loaded.state);
+    await updateState(loaded.key, (current) => (state = filled(current)));
     if (!complete) return longListPage(caller, input, position, state);
   }
   const items = activeItems(await settledForReading(caller, state)).filter((item) => isAfter(item, position));
