@@ -21,12 +21,15 @@ const EnvSchema = z.object({
   ),
   // Several apps or sandboxes can share one Redis as long as each has its own prefix.
   REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]+$/, "REDIS_KEY_PREFIX: letters, digits and . _ : - only").default("saved-items"),
-  // The sandbox's emulated platform; a production process must never send platform calls elsewhere.
-  SANDBOX_PLATFORM_URL: z.url().optional(),
-  NODE_ENV: z.string().optional(),
-}).refine((env) => !(env.SANDBOX_PLATFORM_URL && env.NODE_ENV === "production"), {
-  path: ["SANDBOX_PLATFORM_URL"],
-  message: "unset SANDBOX_PLATFORM_URL: it points platform calls at an emulator and is refused when NODE_ENV=production",
+  // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
+  // never send a shop's tokens to another host; a production deployment leaves it unset.
+  SANDBOX_PLATFORM_URL: z
+    .url({
+      protocol: /^http$/,
+      hostname: /^(127\.0\.0\.1|localhost|\[::1\])$/,
+      error: "unset SANDBOX_PLATFORM_URL: only the sandbox sets it, to its emulator on http://127.0.0.1:<port>",
+    })
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

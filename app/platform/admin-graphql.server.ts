@@ -3,7 +3,7 @@ import { ServiceError } from "~/lib/errors";
 import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.server";
 import { annotateRequest, currentOperation } from "~/lib/request-context.server";
 import { ADMIN_API_VERSION } from "./api-versions";
-import { forgetOfflineSession, requireOfflineSession } from "./offline-sessions.server";
+import { renewRejectedToken, requireOfflineSession } from "./offline-sessions.server";
 import { platformFetch } from "./platform-fetch.server";
 
 /**
@@ -35,27 +35,25 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The shop's Admin API client for work that arrives without a merchant (proxy and direct
- * channels, webhooks), with the offline token. A 401 is answered once more with the stored
- * session re-read, since another instance may have just renewed the token.
+ * channels, webhooks), with the offline token. A token the platform refuses is renewed (once per
+ * shop, whichever instance sees it first) and the request sent once more.
  */
 export function offlineAdminClient(shop: string): AdminGraphqlClient {
+  const post = (query: string, variables: Record<string, unknown>, accessToken: string) =>
+    platformFetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-Shopify-Access-Token": accessToken },
+      body: JSON.stringify({ query, variables }),
+    });
   return {
     async graphql(query, options = {}) {
-      for (let attempt = 0; ; attempt++) {
-        const session = await requireOfflineSession(shop);
-        const response = await platformFetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/json",
-            Accept: "application/json",
-            "X-Shopify-Access-Token": session.accessToken!,
-          },
-          body: JSON.stringify({ query, variables: options.variables ?? {} }),
-        });
-        if (response.status !== 401 || attempt > 0) return response;
-        await response.arrayBuffer().catch(() => undefined);
-        await forgetOfflineSession(shop);
-      }
+      const session = await requireOfflineSession(shop);
+      const response = await post(query, options.variables ?? {}, session.accessToken!);
+      if (response.status !== 401) return response;
+      const renewed = await renewRejectedToken(shop, session.accessToken!);
+      if (!renewed) return response;
+      await response.arrayBuffer().catch(() => undefined);
+      return post(query, options.variables ?? {}, renewed.accessToken!);
     },
   };
 }

@@ -138,26 +138,36 @@ function retryRenewalLater(shop: string, nowMs: number, delayMs: number): void {
  * since another instance may have renewed it already: a refresh token works once, and a second
  * refresh with a rotated one would lock the shop out.
  */
-function renewOnce(shop: string): Promise<Session | undefined> {
+function renewOnce(shop: string, rejectedToken?: string): Promise<Session | undefined> {
   let renewal = renewals.get(shop);
   if (!renewal) {
-    renewal = renewUnderLock(shop).finally(() => renewals.delete(shop));
+    renewal = renewUnderLock(shop, rejectedToken).finally(() => renewals.delete(shop));
     renewals.set(shop, renewal);
   }
   return renewal;
 }
 
-async function renewUnderLock(shop: string): Promise<Session | undefined> {
+/**
+ * The platform refused a token we still thought good (it expired early, or was rotated by the
+ * platform): renewed at once, unless another request or instance already replaced it. Resolves to
+ * the session to retry with, or undefined when access has lapsed.
+ */
+export function renewRejectedToken(shop: string, rejectedToken: string): Promise<Session | undefined> {
+  return renewOnce(shop, rejectedToken);
+}
+
+async function renewUnderLock(shop: string, rejectedToken?: string): Promise<Session | undefined> {
   try {
     return await getCoordinator().withLocks([`offline-token:${shop}`], async (held) => {
       const current = await storage.loadSession(offlineSessionId(shop));
       const nowMs = Date.now();
-      if (!current || !needsRenewal(current, nowMs)) {
+      const stale = current && (rejectedToken ? current.accessToken === rejectedToken : needsRenewal(current, nowMs));
+      if (!current || !stale) {
         remember(shop, { session: current, version: await readShopVersion(shop), loadedAtMs: nowMs });
         return current;
       }
       await held.assertHeld();
-      const renewed = await renew(current, nowMs);
+      const renewed = await renew(current, nowMs, Boolean(rejectedToken));
       if (renewed === current) return current;
       if (renewed) {
         await storage.storeSession(renewed);
@@ -178,8 +188,8 @@ async function renewUnderLock(shop: string): Promise<Session | undefined> {
 }
 
 /** The renewed session, the current one when it can still be used, or undefined when access has lapsed. */
-async function renew(current: Session, nowMs: number): Promise<Session | undefined> {
-  const stillValid = !current.expires || current.expires.getTime() > nowMs;
+async function renew(current: Session, nowMs: number, rejected: boolean): Promise<Session | undefined> {
+  const stillValid = !rejected && (!current.expires || current.expires.getTime() > nowMs);
   try {
     if (current.refreshToken) {
       const { session } = await platformApi.auth.refreshToken({ shop: current.shop, refreshToken: current.refreshToken });

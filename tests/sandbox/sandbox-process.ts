@@ -1,21 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "./config";
+import { freePort } from "./ports";
 
 const bin = (name: string) => path.join(repoRoot, "node_modules/.bin", name);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const OUTPUT_KEPT = 256 * 1024;
 
 export interface RunningSandbox {
   url: string;
@@ -62,7 +53,7 @@ export function startSandbox(env: Record<string, string> = {}): Promise<RunningS
 }
 
 async function buildAndStart(env: Record<string, string>): Promise<RunningSandbox> {
-  execFileSync(bin("remix"), ["vite:build"], { cwd: repoRoot, stdio: "pipe", env: childEnv() });
+  execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: childEnv() });
   const port = await freePort();
   const child: ChildProcess = spawn(bin("tsx"), ["tests/sandbox/start.ts"], {
     cwd: repoRoot,
@@ -78,9 +69,11 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // The tail is enough to explain a failure; a long run (benchmarks, the soak) must not grow without bound.
   let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-OUTPUT_KEPT));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 60_000);
     child.stdout!.on("data", () => {

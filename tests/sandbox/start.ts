@@ -1,11 +1,18 @@
-// The sandbox: the production build of the real app, served over HTTP, with the platform replaced
-// by the in-process emulator. It lives outside app/ so no production build can ever include it.
+// The sandbox: the real production server (build/server.js, what `npm start` runs) serving shoppers,
+// headless backends and extensions, with the platform replaced by an emulator running as a process
+// of its own and reached over HTTP, an embedded PostgreSQL, and, with SANDBOX_INSTANCES=2, two app
+// instances coordinating through Redis behind a round-robin front. Every helper listens on a free
+// loopback port and stops with the sandbox. It lives outside app/ so no production build contains it.
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { setupServer } from "msw/node";
-import { createPlatformEmulator } from "../emulator";
+import { createRemoteEmulator } from "../emulator/remote";
+import { startEmulatorProcess } from "../emulator/process";
 import { applySandboxDefaults, repoRoot } from "./config";
+import { openSandboxDatabase, seedDatabase } from "./database";
+import { startFront, type AppInstance } from "./front";
+import { startAppInstance, type RunningInstance } from "./instances";
+import { connectSharedRedis } from "./redis";
 import { loadSeed } from "./seed";
 
 if (process.env.NODE_ENV === "production") {
@@ -16,92 +23,100 @@ applySandboxDefaults();
 
 const seedFile = path.resolve(process.env.SANDBOX_SEED!);
 const seed = loadSeed(seedFile);
-const buildFile = path.join(repoRoot, "build/server/index.js");
-if (!existsSync(buildFile)) {
-  console.error("No production build found: run `npm run sandbox`, which builds first.");
+for (const file of ["build/server.js", "build/server/index.js"]) {
+  if (!existsSync(path.join(repoRoot, file))) {
+    console.error(`No production build (${file}): run \`npm run sandbox\`, which builds first.`);
+    process.exit(1);
+  }
+}
+const instanceCount = Number(process.env.SANDBOX_INSTANCES ?? 1);
+if (!Number.isInteger(instanceCount) || instanceCount < 1 || instanceCount > 8) {
+  console.error("SANDBOX_INSTANCES must be a whole number from 1 to 8.");
   process.exit(1);
 }
 
-// The platform's node adapter captures globalThis.fetch when the app is imported: intercept first.
-const emulator = createPlatformEmulator({
-  clientId: process.env.SHOPIFY_API_KEY!,
-  clientSecret: process.env.SHOPIFY_API_SECRET!,
-});
-setupServer(...emulator.handlers).listen({ onUnhandledRequest: "error" });
-
-// Every start begins from the seed: a fresh database (the default pglite:memory) and a fresh
-// emulated platform. The app connects to DATABASE_URL when the build is imported, so point it at the
-// embedded server first.
-const { parseDatabaseUrl } = await import("../../app/config/database-url");
-const { startEmbeddedPostgres, stopOnTermination } = await import("../../app/lib/database/embedded.server");
-const { applyMigrations } = await import("../../app/lib/database/migrations.server");
-const { createPool } = await import("../../app/lib/database/pool.server");
-const target = parseDatabaseUrl(process.env.DATABASE_URL!);
-if (target.kind === "embedded" && target.dataDir === "memory") {
-  // A copy of the tests' cached dump of a freshly migrated database: initdb takes seconds.
-  const { createTestDatabase, embeddedDumps } = await import("../setup/database");
-  process.env.DATABASE_URL = (await createTestDatabase({ kind: "embedded", ...(await embeddedDumps()) })).url;
-} else if (target.kind === "embedded") {
-  const embedded = await startEmbeddedPostgres({ dataDir: target.dataDir });
-  stopOnTermination(embedded.stop);
-  process.env.DATABASE_URL = embedded.url;
+// Stopped last-started first: the front, the instances, then what they use.
+const stops: (() => Promise<void>)[] = [];
+let stopping: Promise<void> | undefined;
+const stopAll = () =>
+  (stopping ??= (async () => {
+    for (const stop of stops.reverse()) await stop().catch((error) => console.error("[sandbox] stopping:", error));
+  })());
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => void stopAll().then(() => process.exit(0)));
 }
-const pool = createPool(process.env.DATABASE_URL!, { max: 1 });
-await applyMigrations(pool);
 
-const { PrismaClient } = await import("@prisma/client");
-const { PrismaPg } = await import("@prisma/adapter-pg");
-const db = new PrismaClient({ adapter: new PrismaPg(pool) });
-// Upserts: a kept data directory, or a second sandbox on the same database, starts from the seed too.
-for (const shop of seed.shops) {
-  // The platform issues an expiring offline token with a refresh token, as at a real install.
-  const { adminCredentials } = emulator.addShop(shop);
-  const record = { plan: shop.plan, uninstalledAt: shop.installed ? null : new Date() };
-  await db.shop.upsert({ where: { domain: shop.domain }, create: { domain: shop.domain, ...record }, update: record });
-  if (shop.installed && adminCredentials) {
-    const session = {
-      shop: shop.domain,
-      state: "",
-      isOnline: false,
-      accessToken: adminCredentials.accessToken,
-      scope: adminCredentials.scope,
-      expires: adminCredentials.expiresAt ? new Date(adminCredentials.expiresAt) : null,
-      refreshToken: adminCredentials.refreshToken,
-      refreshTokenExpires: adminCredentials.refreshTokenExpiresAt ? new Date(adminCredentials.refreshTokenExpiresAt) : null,
-    };
-    const id = `offline_${shop.domain}`;
-    await db.session.upsert({ where: { id }, create: { id, ...session }, update: session });
+try {
+  const emulator = await startEmulatorProcess({
+    seedFile,
+    clientId: process.env.SHOPIFY_API_KEY!,
+    clientSecret: process.env.SHOPIFY_API_SECRET!,
+  });
+  stops.push(emulator.stop);
+
+  const database = await openSandboxDatabase(process.env.DATABASE_URL!);
+  stops.push(database.stop);
+  await seedDatabase(database.url, seed, createRemoteEmulator(emulator.url));
+
+  const redis = instanceCount > 1 ? await connectSharedRedis(process.env.REDIS_URL, `sandbox-${randomUUID()}`) : undefined;
+  if (redis) stops.push(redis.clear);
+
+  const instanceEnv = {
+    DATABASE_URL: database.url,
+    SANDBOX_PLATFORM_URL: emulator.url,
+    // The front forwards the shopper's address; the instance trusts exactly that one hop.
+    TRUST_PROXY: "1",
+    ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
+  };
+  const running: RunningInstance[] = [];
+  for (let index = 1; index <= instanceCount; index++) {
+    const instance = await startAppInstance(index, instanceEnv, instanceCount > 1);
+    running.push(instance);
   }
+  stops.push(() => Promise.all(running.map((instance) => instance.stop())).then(() => undefined));
+
+  const targets: AppInstance[] = running.map((instance) => ({ url: instance.url, accepting: true }));
+  const front = await startFront({
+    port: Number(process.env.PORT),
+    instances: targets,
+    seed,
+    apiSecret: process.env.SHOPIFY_API_SECRET!,
+    emulatorUrl: emulator.url,
+    control: {
+      instances: () => running.map((instance, index) => ({ index: index + 1, url: instance.url, pid: instance.pid, accepting: targets[index]!.accepting })),
+      async rollingRestart() {
+        for (const [index, instance] of running.entries()) {
+          // Out of the rotation first, so nothing new reaches it; it finishes what it has, then a fresh one takes its place.
+          targets[index]!.accepting = false;
+          await instance.stop();
+          running[index] = await startAppInstance(index + 1, instanceEnv, instanceCount > 1);
+          targets[index] = { url: running[index]!.url, accepting: true };
+        }
+      },
+    },
+  });
+  stops.push(front.close);
+  printBanner(instanceCount, emulator.url);
+} catch (error) {
+  console.error("[sandbox] could not start:", error instanceof Error ? error.message : error);
+  await stopAll();
+  process.exit(1);
 }
-await db.$disconnect();
-await pool.end();
 
-// Served by the production server module itself (server/http-server.ts, what `npm start` runs), with
-// only the storefront added in front of the app, so the sandbox and production cannot drift.
-const { createAppServer, exitOnSignals } = await import("../../server/http-server");
-const { loadServerConfig } = await import("../../server/config");
-const build = await import(pathToFileURL(buildFile).href);
-// The storefront a shopper sees (theme blocks, app proxy), before the app's own routes.
-const { createStorefrontRouter } = await import("./storefront/router");
-const appServer = createAppServer({
-  build,
-  clientDir: path.join(repoRoot, "build/client"),
-  config: loadServerConfig(process.env),
-  beforeApp: [createStorefrontRouter({ build, seed, apiSecret: process.env.SHOPIFY_API_SECRET! })],
-});
-exitOnSignals(appServer);
-
-const { port } = await appServer.listen();
-{
+function printBanner(instances: number, emulatorUrl: string): void {
+  const port = Number(process.env.PORT);
   const url = `http://localhost:${port}`;
-  console.log(`\nSaved Items sandbox listening on ${url} (platform emulated in-process; seed: ${seedFile})\n`);
+  console.log(
+    `\nSaved Items sandbox listening on ${url} (${instances} app instance${instances > 1 ? "s behind a round-robin front, coordinating through Redis" : ""}; platform emulated at ${emulatorUrl}; seed: ${seedFile})\n`,
+  );
   for (const shop of seed.shops) {
     const customers = shop.customers.map((c) => c.id.split("/").pop()).join(", ") || "none";
-    console.log(`  ${shop.domain}  plan=${shop.plan}  installed=${shop.installed}  customers=${customers}`);
+    console.log(`  ${shop.domain}  plan=${shop.plan}  installed=${shop.installed}  tier=${shop.tier ?? "standard"}  customers=${customers}`);
   }
   console.log(`
 Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)
   logged out by default; log in as a seed customer at ${url}/account/login (e.g. ?customer=1001), out at /account/logout
+Platform usage (sandbox only): ${url}/__sandbox/platform-usage[?shop=demo.myshopify.com]
 `);
   // The signing command builds URLs for the default port unless told otherwise.
   const sign = `${port === 3000 ? "" : `PORT=${port} `}npm run -s sign --`;

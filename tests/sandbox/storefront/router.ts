@@ -1,9 +1,9 @@
 // The sandbox storefront: what the platform serves to shoppers, reduced to what the theme app
 // extension needs. Product, collection and saved-items pages render the extension's blocks with
 // liquidjs; /apps/saved-items/* is forwarded to the app's /proxy/* with the proxy parameters signed
-// for the logged-in sandbox customer, as the platform's app proxy does. Mounted by start.ts before
-// the Remix handler. Also under /fr/ (French locale files, Shopify.routes.root "/fr/").
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+// for the logged-in sandbox customer, as the platform's app proxy does. Mounted by the sandbox's
+// front (front.ts) before its proxy to the app. Also under /fr/ (French locale files,
+// Shopify.routes.root "/fr/").
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
 import { signedProxyUrl } from "../../support/proxy-signature";
@@ -20,7 +20,8 @@ const LOCALES = { en: "", fr: "/fr" } as const;
 type Locale = keyof typeof LOCALES;
 
 export interface StorefrontOptions {
-  build: ServerBuild;
+  /** Sends a request to the app (one of its instances) and answers with its response. */
+  forward: (request: Request) => Promise<Response>;
   seed: Seed;
   /** The app's API secret, which signs the forwarded proxy parameters. */
   apiSecret: string;
@@ -72,7 +73,6 @@ function liquidProduct(product: CatalogProduct, prefix: string, variantId?: stri
 }
 
 export function createStorefrontRouter(options: StorefrontOptions): Router {
-  const handleRemix = createRequestHandler(options.build, "production");
   const renderers: Record<Locale, ThemeRenderer> = {
     en: createThemeRenderer({ locale: "en" }),
     fr: createThemeRenderer({ locale: "fr" }),
@@ -260,7 +260,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     }
     const hasBody = !["GET", "HEAD"].includes(req.method);
     const body = hasBody ? new Uint8Array(await readBody(req)) : undefined;
-    const response = await handleRemix(new Request(target, { method: req.method, headers, body }));
+    const response = await options.forward(new Request(target, { method: req.method, headers, body }));
     res.status(response.status);
     response.headers.forEach((value, name) => {
       if (!["set-cookie", "content-length", "content-encoding", "transfer-encoding"].includes(name)) res.setHeader(name, value);

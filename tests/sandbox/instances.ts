@@ -1,0 +1,63 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { repoRoot } from "./config";
+import { freePort } from "./ports";
+
+export interface RunningInstance {
+  url: string;
+  pid: number;
+  /** SIGTERM (a graceful drain), then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts one app instance (tests/sandbox/instance.mjs: build/server.js as `npm start` runs it) on a
+ * free loopback port and resolves once it listens. Its log lines go to this process's output,
+ * prefixed with the instance number when there are several.
+ */
+export async function startAppInstance(index: number, env: Record<string, string>, prefixed: boolean): Promise<RunningInstance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(repoRoot, "tests/sandbox/instance.mjs")], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const prefix = prefixed ? `[app ${index}] ` : "";
+  let pending = "";
+  let listening = false;
+  let onListening!: () => void;
+  const ready = new Promise<void>((resolve) => (onListening = resolve));
+  const relay = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
+    pending += chunk.toString("utf8");
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      if (!listening && /"msg":"listening"/.test(line)) {
+        listening = true;
+        onListening();
+      }
+      target.write(`${prefix}${line}\n`);
+    }
+  };
+  child.stdout.on("data", relay(process.stdout));
+  child.stderr.on("data", relay(process.stderr));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  await Promise.race([
+    ready,
+    exited.then((code) => {
+      throw new Error(`app instance ${index} exited with ${code} before listening`);
+    }),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS).unref()),
+  ]);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
