@@ -16,7 +16,7 @@ export interface FaultQueue {
 }
 
 export function createFaultQueue(): FaultQueue {
-  const pending: { spec: FaultSpec; remaining: number }[] = [];
+  const pending: { spec: FaultSpec; remaining: number; toSkip: number }[] = [];
   const hung = new Set<() => void>();
   return {
     add(spec) {
@@ -24,7 +24,7 @@ export function createFaultQueue(): FaultQueue {
         throw new Error("emulator: a delay fault needs delayMs >= 0");
       }
       const remaining = spec.times ?? 1;
-      if (remaining > 0) pending.push({ spec, remaining });
+      if (remaining > 0) pending.push({ spec, remaining, toSkip: spec.skip ?? 0 });
     },
     take(api, operationName, shop) {
       const index = pending.findIndex(
@@ -35,6 +35,10 @@ export function createFaultQueue(): FaultQueue {
       );
       const fault = pending[index];
       if (!fault) return undefined;
+      if (fault.toSkip > 0) {
+        fault.toSkip -= 1;
+        return undefined;
+      }
       fault.remaining -= 1;
       if (fault.remaining <= 0) pending.splice(index, 1);
       return fault.spec;

@@ -53,6 +53,7 @@ const FaultSpecSchema: z.ZodType<FaultSpec> = z.strictObject({
   shop: z.string().optional(),
   operationName: z.string().optional(),
   times: z.number().int().nonnegative().optional(),
+  skip: z.number().int().nonnegative().optional(),
   delayMs: z.number().nonnegative().optional(),
 });
 

@@ -132,6 +132,8 @@ export interface FaultSpec {
   operationName?: string;
   /** Defaults to 1. */
   times?: number;
+  /** Matching requests answered normally before the fault applies (default 0): "the second write hangs". */
+  skip?: number;
   /** Required for "delay". */
   delayMs?: number;
 }

@@ -1,0 +1,55 @@
+// The platform slow or hanging: every outbound call has a timeout, and a batch cut off midway
+// reports each operation's true outcome.
+import { describe, expect, test } from "vitest";
+import { PLATFORM_TIMEOUT_MS } from "~/platform/platform-fetch.server";
+import { MAX_WRITES_PER_MUTATION } from "~/services/saved-items/metaobject-store.server";
+import { monthlyUsage } from "~/services/usage/monthly-budget.server";
+import { callProxy, givenShop } from "../support/app";
+import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
+import { emulator } from "../support/platform";
+
+describe("a platform that hangs", () => {
+  test("an operation answers PLATFORM_UPSTREAM_ERROR (retryable) within the timeout, and costs the budget nothing", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    emulator.injectFault({ kind: "hang", api: "admin" });
+    const started = performance.now();
+    const answer = await callProxy("/proxy/api/is-saved", { query: identityQuery() });
+    const elapsed = performance.now() - started;
+    expect(answer.status).toBe(502);
+    expect(answer.body.error).toMatchObject({ code: "PLATFORM_UPSTREAM_ERROR", retryable: true });
+    expect(elapsed).toBeGreaterThanOrEqual(PLATFORM_TIMEOUT_MS - 100);
+    expect(elapsed).toBeLessThan(PLATFORM_TIMEOUT_MS + 3_000);
+    expect(await monthlyUsage(shop)).toBe(0);
+  }, 20_000);
+
+  test("a batch cut off midway: the writes that went through say so, the ones that did not are retryable failures", async () => {
+    await givenShop({ plan: "pro" });
+    // 50 saves in 50 new lists are 100 writes: two mutation requests. The second one hangs.
+    const operations = Array.from({ length: 50 }, (_, index) => ({
+      action: "save",
+      ...aSaveRequest({ context: `list-${index}`, entityGid: `gid://shopify/Product/${9000 + index}` }),
+    }));
+    emulator.injectFault({ kind: "hang", api: "admin", operationName: "SavedItemsApplyWrites", skip: 1 });
+    const answer = await callProxy("/proxy/api/batch", { body: { operations } });
+    expect(answer.status).toBe(200);
+    const { results, succeeded, failed } = answer.body.data;
+    // The first request carries the 50 list upserts and the first 40 items.
+    const firstRequestItems = MAX_WRITES_PER_MUTATION - 50;
+    expect(succeeded).toBe(firstRequestItems);
+    expect(failed).toBe(50 - firstRequestItems);
+    for (const [index, result] of results.entries()) {
+      if (index < firstRequestItems) expect(result).toEqual({ ok: true, result: { id: expect.any(String), state: "active" } });
+      else expect(result).toMatchObject({ ok: false, code: "PLATFORM_UPSTREAM_ERROR", retryable: true });
+    }
+    // What each result says is what the platform holds.
+    const saved = new Set(emulator.metaobjects("demo.myshopify.com", "$app:save_item").map((entry) => entry.fields.entity_gid));
+    operations.forEach((operation, index) => expect(saved.has(operation.entityGid), operation.entityGid).toBe(index < firstRequestItems));
+    // The failed ones can be retried: their state is read again and they are saved.
+    emulator.clearRequests();
+    const retry = await callProxy("/proxy/api/batch", { body: { operations: operations.slice(firstRequestItems) } });
+    expect(retry.body.data).toMatchObject({ succeeded: 50 - firstRequestItems, failed: 0 });
+    expect((await callProxy("/proxy/api/is-saved", { query: anIdentity({ context: "list-49", entityGid: "gid://shopify/Product/9049" }) })).body.data).toEqual({
+      saved: true,
+    });
+  }, 30_000);
+});
