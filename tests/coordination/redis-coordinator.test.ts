@@ -13,7 +13,8 @@ import {
 } from "~/lib/coordination/coordinator.server";
 import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coordination/redis-coordinator.server";
 import { describeCoordinatorContract } from "./contract";
-import { createRelay, dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { createRelay } from "../support/relay";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
 
 const prefix = uniquePrefix(import.meta.filename);
 const opened: Coordinator[] = [];

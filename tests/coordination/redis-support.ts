@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import net from "node:net";
 import path from "node:path";
 import { Redis } from "ioredis";
 
@@ -38,42 +37,4 @@ export async function dropKeys(client: Redis, prefix: string): Promise<void> {
   for await (const keys of client.scanStream({ match: `${prefix}:*`, count: 1000 })) {
     if ((keys as string[]).length) await client.del(...(keys as string[]));
   }
-}
-
-/**
- * A TCP relay in front of Redis that can be cut and restored, to take Redis away from a
- * coordinator and give it back without touching the server the other tests use.
- */
-export async function createRelay(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((inbound) => {
-    const outbound = net.connect(Number(port || 6379), hostname);
-    for (const socket of [inbound, outbound]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => {
-        inbound.destroy();
-        outbound.destroy();
-      });
-    }
-    inbound.pipe(outbound).pipe(inbound);
-  });
-  const listen = (listenPort: number) =>
-    new Promise<number>((resolve) => server.listen(listenPort, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)));
-  const relayPort = await listen(0);
-  const url = new URL(target);
-  url.hostname = "127.0.0.1";
-  url.port = String(relayPort);
-  return {
-    url: url.toString(),
-    async cut() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-    async restore() {
-      await listen(relayPort);
-    },
-  };
 }
