@@ -71,12 +71,16 @@ describe("GET /healthz and /readyz", () => {
     expect(json(post.body).error.code).toBe("VALIDATION_ERROR");
   });
 
-  test("/readyz asks the app: database answering and every migration applied", async () => {
+  test("/readyz asks the app: database answering, every migration applied, and Redis when configured", async () => {
     const response = await send(`${server.url}/readyz`);
     expect(response.status).toBe(200);
     expect(json(response.body)).toEqual({
       ok: true,
-      checks: { database: { ok: true }, migrations: { ok: true, detail: expect.stringMatching(/^\d+ applied$/) } },
+      checks: {
+        database: { ok: true },
+        migrations: { ok: true, detail: expect.stringMatching(/^\d+ applied$/) },
+        ...(process.env.REDIS_URL ? { redis: { ok: true } } : {}),
+      },
     });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { clock } from "~/lib/clock";
 import {
   CoordinatorUnavailableError,
   LockLostError,
@@ -206,7 +207,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
     async takeTokens(name, rule, cost = 1) {
       try {
         const waitMs = Number(
-          await link.run((client) => scripts.takeTokens(client, [key("bucket", name)], [rule.capacity, rule.refillPerSecond, cost])),
+          await link.run((client) => scripts.takeTokens(client, [key("bucket", name)], [rule.capacity, rule.refillPerSecond, cost, clock.now().getTime()])),
         );
         return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs: waitMs };
       } catch {

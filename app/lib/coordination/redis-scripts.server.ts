@@ -70,8 +70,9 @@ return released
 `);
 
 /**
- * KEYS: the bucket. ARGV: capacity, refill per second, cost. The same arithmetic as the local
- * coordinator, on the server's clock so instances' clocks need not agree. A bucket left full is
+ * KEYS: the bucket. ARGV: capacity, refill per second, cost, now (ms). The same arithmetic as the
+ * local coordinator, on the callers' clocks (the service's `clock`, which instances keep in step
+ * with NTP; a clock behind another only refills less, never more). A bucket left full is
  * the same as none, so every bucket expires when it would have refilled. Returns 0 when the
  * tokens were taken, otherwise the milliseconds until they could be.
  */
@@ -79,8 +80,7 @@ export const takeTokens = defineScript(`
 local capacity = tonumber(ARGV[1])
 local rate = tonumber(ARGV[2])
 local cost = tonumber(ARGV[3])
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local now = tonumber(ARGV[4])
 local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = capacity
 if bucket[1] then
