@@ -16,7 +16,9 @@ export default defineConfig({
     // The CLI builds the adapter before every command but opens it only for the ones that need a
     // database (`migrate diff` too): those need a server to connect to.
     const refuse = async (): Promise<never> => {
-      throw new Error("This Prisma command needs DATABASE_URL=postgres://…: the embedded database has no server of its own");
+      throw new Error(
+        "This Prisma command needs DATABASE_URL=postgres://…: the embedded database has no server of its own",
+      );
     };
     return { provider: "postgres", adapterName: "@prisma/adapter-pg", connect: refuse, connectToShadowDb: refuse };
   },

@@ -12,7 +12,6 @@ interface Database {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var databaseGlobal: Database | undefined;
 }
 

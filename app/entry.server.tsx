@@ -31,7 +31,9 @@ export async function prepare(): Promise<void> {
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
 export async function shutdown(): Promise<void> {
-  await releaseUsageLeases().catch((error: unknown) => writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }));
+  await releaseUsageLeases().catch((error: unknown) =>
+    writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
+  );
   await closeConnections();
 }
 
@@ -47,12 +49,18 @@ const JSON_PREFIXES = ["/api/", "/proxy/"];
 function rootErrorResponse(request: Request, error: unknown, status: number, headers: Headers): Response {
   const routeError = isRouteErrorResponse(error) ? error : undefined;
   const code = status === 404 ? "NOT_FOUND" : status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR";
-  const message = status === 404 ? "No route for this path" : routeError?.statusText || (status >= 500 ? "Unexpected failure" : "Bad request");
+  const message =
+    status === 404
+      ? "No route for this path"
+      : routeError?.statusText || (status >= 500 ? "Unexpected failure" : "Bad request");
   headers.set("Cache-Control", "no-store");
   const { pathname } = new URL(request.url);
   if (JSON_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
     headers.set("Content-Type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify({ ok: false, error: { code, message, retryable: status >= 500 } }), { status, headers });
+    return new Response(JSON.stringify({ ok: false, error: { code, message, retryable: status >= 500 } }), {
+      status,
+      headers,
+    });
   }
   headers.set("Content-Type", "text/plain; charset=utf-8");
   return new Response(`${status} ${status === 404 ? "Not Found" : message}\n`, { status, headers });
@@ -76,7 +84,10 @@ export default async function handleRequest(
         const body = new PassThrough();
         responseHeaders.set("Content-Type", "text/html");
         resolve(
-          new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
+          new Response(createReadableStreamFromReadable(body), {
+            headers: responseHeaders,
+            status: responseStatusCode,
+          }),
         );
         pipe(body);
       },

@@ -1,9 +1,5 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import {
-  AppDistribution,
-  LogSeverity,
-  shopifyApp,
-} from "@shopify/shopify-app-remix/server";
+import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import type { Session } from "@shopify/shopify-api";
 import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 import { completePendingRedactions } from "~/services/compliance/customer-records.server";
@@ -28,7 +24,10 @@ export async function afterAuth({ session, admin }: { session: Session; admin: A
     await completePendingRedactions(session.shop, admin);
   } catch (error) {
     // The admin page load that triggered the install refreshes the plan again; never block an install.
-    console.error(`[install] post-install work failed for ${session.shop}`, error instanceof Response ? error.status : error);
+    console.error(
+      `[install] post-install work failed for ${session.shop}`,
+      error instanceof Response ? error.status : error,
+    );
   }
 }
 

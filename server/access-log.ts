@@ -43,8 +43,17 @@ export class RouteLabels {
         const segments = pattern
           .split("/")
           .filter(Boolean)
-          .map((part): Segment => (part === "*" ? { kind: "splat" } : part.startsWith(":") ? { kind: "param" } : { kind: "static", value: part.toLowerCase() }));
-        const score = segments.reduce((sum, segment) => sum + (segment.kind === "static" ? 10 : segment.kind === "param" ? 3 : 1), 0);
+          .map((part): Segment =>
+            part === "*"
+              ? { kind: "splat" }
+              : part.startsWith(":")
+                ? { kind: "param" }
+                : { kind: "static", value: part.toLowerCase() },
+          );
+        const score = segments.reduce(
+          (sum, segment) => sum + (segment.kind === "static" ? 10 : segment.kind === "param" ? 3 : 1),
+          0,
+        );
         return { pattern, segments, score };
       })
       // Optional segments ("(x)", ":x?") are not used by the app's routes; such a pattern is left out.
@@ -56,7 +65,10 @@ export class RouteLabels {
   match(pathname: string): string | undefined {
     let parts: string[];
     try {
-      parts = pathname.split("/").filter(Boolean).map((part) => decodeURIComponent(part).toLowerCase());
+      parts = pathname
+        .split("/")
+        .filter(Boolean)
+        .map((part) => decodeURIComponent(part).toLowerCase());
     } catch {
       return undefined;
     }

@@ -7,7 +7,10 @@ import type { Registry } from "prom-client";
  * and the request scope (an AsyncLocalStorage) and the metrics registry only work if the server
  * uses the build's instances. The type is checked against the entry module itself.
  */
-export type AppEntry = Pick<typeof import("../app/entry.server"), "runInRequestScope" | "readiness" | "prepare" | "shutdown"> & {
+export type AppEntry = Pick<
+  typeof import("../app/entry.server"),
+  "runInRequestScope" | "readiness" | "prepare" | "shutdown"
+> & {
   metricsRegistry: Registry;
 };
 
@@ -18,7 +21,9 @@ export function appEntryOf(build: ServerBuild): AppEntry {
   const entry = build.entry.module as unknown as Partial<AppEntry>;
   const missing = REQUIRED_EXPORTS.filter((name) => entry[name] === undefined);
   if (missing.length) {
-    throw new Error(`The Remix build's entry module (app/entry.server.tsx) does not export ${missing.join(", ")}; rebuild with npm run build`);
+    throw new Error(
+      `The Remix build's entry module (app/entry.server.tsx) does not export ${missing.join(", ")}; rebuild with npm run build`,
+    );
   }
   return entry as AppEntry;
 }

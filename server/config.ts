@@ -33,7 +33,10 @@ const seconds = (name: string, fallback: number, max: number) =>
       if (value === undefined || value.trim() === "") return fallback * 1000;
       const parsed = Number(value);
       if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) {
-        context.addIssue({ code: "custom", message: `set ${name} to a number of seconds above 0 and at most ${max} (default ${fallback})` });
+        context.addIssue({
+          code: "custom",
+          message: `set ${name} to a number of seconds above 0 and at most ${max} (default ${fallback})`,
+        });
         return z.NEVER;
       }
       return Math.round(parsed * 1000);
@@ -46,7 +49,10 @@ const integer = (name: string, fallback: number, min: number, max: number) =>
     .transform((value, context) => {
       if (value === undefined || value.trim() === "") return fallback;
       if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-        context.addIssue({ code: "custom", message: `set ${name} to a whole number from ${min} to ${max} (default ${fallback})` });
+        context.addIssue({
+          code: "custom",
+          message: `set ${name} to a whole number from ${min} to ${max} (default ${fallback})`,
+        });
         return z.NEVER;
       }
       return Number(value);
@@ -71,22 +77,33 @@ const ServerEnvSchema = z
       .optional()
       .transform((value) => (value === "" ? undefined : value))
       .refine((value) => value === undefined || (value.length >= 16 && /^[\x21-\x7e]+$/.test(value)), {
-        message: "set METRICS_TOKEN to at least 16 printable characters without spaces (e.g. openssl rand -hex 32), or leave it unset",
+        message:
+          "set METRICS_TOKEN to at least 16 printable characters without spaces (e.g. openssl rand -hex 32), or leave it unset",
       }),
     TRUST_PROXY: integer("TRUST_PROXY", 0, 0, 10),
   })
   .superRefine((env, context) => {
     if (env.HEADERS_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
-      context.addIssue({ code: "custom", path: ["HEADERS_TIMEOUT_SECONDS"], message: "must not be longer than REQUEST_TIMEOUT_SECONDS" });
+      context.addIssue({
+        code: "custom",
+        path: ["HEADERS_TIMEOUT_SECONDS"],
+        message: "must not be longer than REQUEST_TIMEOUT_SECONDS",
+      });
     }
     if (env.BODY_TIMEOUT_SECONDS > env.REQUEST_TIMEOUT_SECONDS) {
-      context.addIssue({ code: "custom", path: ["BODY_TIMEOUT_SECONDS"], message: "must not be longer than REQUEST_TIMEOUT_SECONDS" });
+      context.addIssue({
+        code: "custom",
+        path: ["BODY_TIMEOUT_SECONDS"],
+        message: "must not be longer than REQUEST_TIMEOUT_SECONDS",
+      });
     }
   });
 
 export class ServerConfigError extends Error {
   constructor(readonly issues: string[]) {
-    super(`Invalid server configuration; set these environment variables:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    super(
+      `Invalid server configuration; set these environment variables:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`,
+    );
     this.name = "ServerConfigError";
   }
 }

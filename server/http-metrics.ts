@@ -34,7 +34,9 @@ export class HttpMetrics {
       help: "Connections open now",
       registers: [this.registry],
       async collect() {
-        this.set(await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count))));
+        this.set(
+          await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count))),
+        );
       },
     });
   }

@@ -10,7 +10,13 @@ import path from "node:path";
 import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
@@ -222,7 +228,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
         socket.destroy();
         return;
       }
-      const body = envelope("VALIDATION_ERROR", `Request body not received within ${secondsText(config.bodyTimeoutMs)}`, false);
+      const body = envelope(
+        "VALIDATION_ERROR",
+        `Request body not received within ${secondsText(config.bodyTimeoutMs)}`,
+        false,
+      );
       res.writeHead(408, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
       res.end(body);
     }, config.bodyTimeoutMs);
@@ -284,7 +294,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return (req, res, next) => {
       stateOf(res).route = stateOf(res).path;
       if (req.method !== "GET" && req.method !== "HEAD") {
-        res.status(405).set({ ...ENVELOPE_HEADERS, Allow: "GET, HEAD" }).end(envelope("VALIDATION_ERROR", "Method not allowed; use GET", false));
+        res
+          .status(405)
+          .set({ ...ENVELOPE_HEADERS, Allow: "GET, HEAD" })
+          .end(envelope("VALIDATION_ERROR", "Method not allowed; use GET", false));
         return;
       }
       Promise.resolve(handler(req, res)).catch(next);
@@ -294,7 +307,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
   app.all(
     "/healthz",
     onlyGet((_req, res) => {
-      res.status(200).set(ENVELOPE_HEADERS).end(JSON.stringify({ ok: true }));
+      res
+        .status(200)
+        .set(ENVELOPE_HEADERS)
+        .end(JSON.stringify({ ok: true }));
     }),
   );
 
@@ -311,7 +327,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
           result = { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
         }
       }
-      res.status(result.ok ? 200 : 503).set(ENVELOPE_HEADERS).end(JSON.stringify(result));
+      res
+        .status(result.ok ? 200 : 503)
+        .set(ENVELOPE_HEADERS)
+        .end(JSON.stringify(result));
     }),
   );
 
@@ -321,11 +340,17 @@ export function createAppServer(options: AppServerOptions): AppServer {
       "/metrics",
       onlyGet(async (req, res) => {
         if (!req.headers.authorization) {
-          res.status(401).set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": "Bearer" }).end(envelope("AUTH_REQUIRED", "Authorization: Bearer <METRICS_TOKEN> required", false));
+          res
+            .status(401)
+            .set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": "Bearer" })
+            .end(envelope("AUTH_REQUIRED", "Authorization: Bearer <METRICS_TOKEN> required", false));
           return;
         }
         if (!bearerMatches(req.headers.authorization, token)) {
-          res.status(401).set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": 'Bearer error="invalid_token"' }).end(envelope("INVALID_TOKEN", "Wrong metrics token", false));
+          res
+            .status(401)
+            .set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": 'Bearer error="invalid_token"' })
+            .end(envelope("INVALID_TOKEN", "Wrong metrics token", false));
           return;
         }
         const { contentType, body } = await metrics.exposition(entry.metricsRegistry);
@@ -336,7 +361,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   // 3. Static files, as remix-serve serves them: fingerprinted assets for a year, the rest for an hour.
   const markRoute = (route: string) => (res: ServerResponse) => void (stateOf(res).route = route);
-  app.use("/assets", express.static(path.join(options.clientDir, "assets"), { immutable: true, maxAge: "1y", setHeaders: markRoute("/assets/*") }));
+  app.use(
+    "/assets",
+    express.static(path.join(options.clientDir, "assets"), {
+      immutable: true,
+      maxAge: "1y",
+      setHeaders: markRoute("/assets/*"),
+    }),
+  );
   app.use(express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") }));
 
   // 4. From here on everything runs in the build's request scope (its AsyncLocalStorage, not a copy
@@ -362,13 +394,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
     // A client that went away, or a body that missed its deadline, is not a server error.
     const clientGone = state?.bodyTimedOut || req.socket.destroyed || (res.headersSent && res.writableEnded);
     if (!clientGone) {
-      log("error", "unhandled error", { requestId: state?.requestId, method: req.method, path: state?.path.slice(0, 256), error: errorFields(error) });
+      log("error", "unhandled error", {
+        requestId: state?.requestId,
+        method: req.method,
+        path: state?.path.slice(0, 256),
+        error: errorFields(error),
+      });
     }
     if (res.headersSent) {
       if (!res.writableEnded) res.destroy();
       return;
     }
-    res.status(500).set(ENVELOPE_HEADERS).end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
+    res
+      .status(500)
+      .set(ENVELOPE_HEADERS)
+      .end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
   };
   app.use(onError);
 
@@ -388,7 +428,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
         server.listen(config.port, config.host, () => {
           server.off("error", reject);
           const address = server.address();
-          const bound = typeof address === "object" && address ? { port: address.port, host: address.address } : { port: config.port, host: String(address) };
+          const bound =
+            typeof address === "object" && address
+              ? { port: address.port, host: address.address }
+              : { port: config.port, host: String(address) };
           log("info", "listening", { ...bound, maxConnections: config.maxConnections, trustProxy: config.trustProxy });
           resolve(bound);
         });
@@ -403,7 +446,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
         let forced = false;
         const deadline = setTimeout(() => {
           forced = true;
-          log("warn", "shutdown deadline reached; closing connections still open", { timeoutMs: config.shutdownTimeoutMs });
+          log("warn", "shutdown deadline reached; closing connections still open", {
+            timeoutMs: config.shutdownTimeoutMs,
+          });
           server.closeAllConnections();
         }, config.shutdownTimeoutMs);
         await closed;

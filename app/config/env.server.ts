@@ -20,7 +20,10 @@ const EnvSchema = z.object({
     z.url({ protocol: /^rediss?$/, error: "set REDIS_URL to a redis:// or rediss:// URL" }).optional(),
   ),
   // Several apps or sandboxes can share one Redis as long as each has its own prefix.
-  REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]+$/, "REDIS_KEY_PREFIX: letters, digits and . _ : - only").default("saved-items"),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]+$/, "REDIS_KEY_PREFIX: letters, digits and . _ : - only")
+    .default("saved-items"),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z

@@ -18,7 +18,8 @@ export function errorResponse(error: unknown): Response {
   annotateRequest({ code });
   return new Response(JSON.stringify({ ok: false, error: { code, message, retryable } }), {
     status,
-    headers: retryAfterSeconds === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "Retry-After": String(retryAfterSeconds) },
+    headers:
+      retryAfterSeconds === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "Retry-After": String(retryAfterSeconds) },
   });
 }
 

@@ -32,7 +32,8 @@ export function createChannelRoute(channel: Channel): { loader: Handler; action:
   const handleOperation: Handler = async ({ request, params }) => {
     try {
       const operation = params.operation;
-      if (!isOperationName(operation)) throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
+      if (!isOperationName(operation))
+        throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
       annotateRequest({ channel, operation });
       const { method, input } = OPERATIONS[operation];
       if (request.method !== method) throw methodNotAllowed(method);

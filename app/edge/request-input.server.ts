@@ -14,7 +14,10 @@ export const MAX_BODY_DEPTH = 64;
 /** A client that sent hundreds of wrong fields learns enough from the first few. */
 const MAX_REPORTED_ISSUES = 10;
 
-export async function parseJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+export async function parseJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   // A JSON content type makes a cross-site form post impossible without a CORS preflight,
   // which the storefront proxy never grants.
   const contentType = request.headers.get("Content-Type") ?? "";

@@ -45,7 +45,8 @@ export class ServiceError extends Error {
     this.code = code;
     this.status = options.status ?? ERROR_CODES[code].status;
     this.retryable = ERROR_CODES[code].retryable;
-    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+    if (options.retryAfterSeconds !== undefined)
+      this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
   }
 }
 

@@ -19,7 +19,10 @@ const CHECK_TIMEOUT_MS = 2_000;
 async function bounded(name: string, check: () => Promise<ReadinessCheck>): Promise<ReadinessCheck> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ReadinessCheck>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, detail: `${name} did not answer within ${CHECK_TIMEOUT_MS} ms` }), CHECK_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ ok: false, detail: `${name} did not answer within ${CHECK_TIMEOUT_MS} ms` }),
+      CHECK_TIMEOUT_MS,
+    );
   });
   try {
     return await Promise.race([
@@ -56,21 +59,30 @@ async function checkDatabase(): Promise<ReadinessCheck> {
 }
 
 async function checkMigrations(): Promise<ReadinessCheck> {
-  const rows = await prisma.$queryRawUnsafe<{ migration_name: string; finished_at: unknown; rolled_back_at: unknown }[]>(
-    "SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations",
-  );
+  const rows = await prisma.$queryRawUnsafe<
+    { migration_name: string; finished_at: unknown; rolled_back_at: unknown }[]
+  >("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations");
   const unfinished = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
-  if (unfinished.length) return { ok: false, detail: `migration not finished: ${unfinished.map((row) => row.migration_name).join(", ")}` };
-  const applied = new Set(rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => row.migration_name));
+  if (unfinished.length)
+    return { ok: false, detail: `migration not finished: ${unfinished.map((row) => row.migration_name).join(", ")}` };
+  const applied = new Set(
+    rows.filter((row) => row.finished_at !== null && row.rolled_back_at === null).map((row) => row.migration_name),
+  );
   const shipped = shippedMigrations();
-  if (!shipped) return applied.size ? { ok: true, detail: `${applied.size} applied` } : { ok: false, detail: "no migration applied" };
+  if (!shipped)
+    return applied.size
+      ? { ok: true, detail: `${applied.size} applied` }
+      : { ok: false, detail: "no migration applied" };
   const pending = shipped.filter((name) => !applied.has(name));
-  return pending.length ? { ok: false, detail: `pending: ${pending.join(", ")}` } : { ok: true, detail: `${shipped.length} applied` };
+  return pending.length
+    ? { ok: false, detail: `pending: ${pending.join(", ")}` }
+    : { ok: true, detail: `${shipped.length} applied` };
 }
 
 async function checkRedis(): Promise<ReadinessCheck> {
   const coordinator = getCoordinator();
-  if (coordinator.kind !== "redis") return { ok: false, detail: "REDIS_URL is set but this process coordinates in-process only" };
+  if (coordinator.kind !== "redis")
+    return { ok: false, detail: "REDIS_URL is set but this process coordinates in-process only" };
   await coordinator.readVersions(["readiness-probe"]);
   return { ok: true };
 }
@@ -83,7 +95,9 @@ async function checkRedis(): Promise<ReadinessCheck> {
 export async function readiness(): Promise<Readiness> {
   const database = await bounded("database", checkDatabase);
   const checks: Record<string, ReadinessCheck> = { database };
-  checks.migrations = database.ok ? await bounded("migrations", checkMigrations) : { ok: false, detail: "database unavailable" };
+  checks.migrations = database.ok
+    ? await bounded("migrations", checkMigrations)
+    : { ok: false, detail: "database unavailable" };
   if (process.env.REDIS_URL) checks.redis = await bounded("redis", checkRedis);
   return { ok: Object.values(checks).every((check) => check.ok), checks };
 }

@@ -42,7 +42,11 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
   const post = (query: string, variables: Record<string, unknown>, accessToken: string) =>
     platformFetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-Shopify-Access-Token": accessToken },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-Shopify-Access-Token": accessToken,
+      },
       body: JSON.stringify({ query, variables }),
     });
   return {
@@ -104,7 +108,10 @@ async function attemptAdminGraphql<Data>(
   if (!response.ok) {
     await response.arrayBuffer().catch(() => undefined);
     if (response.status === 401) throw notInstalled();
-    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `The commerce platform answered HTTP ${response.status}; retry shortly`);
+    throw new ServiceError(
+      "PLATFORM_UPSTREAM_ERROR",
+      `The commerce platform answered HTTP ${response.status}; retry shortly`,
+    );
   }
   let body: GraphqlBody<Data>;
   try {

@@ -48,7 +48,10 @@ export function customerAccountGraphqlEndpoint(shop: string): Promise<string> {
     return cached.graphqlEndpoint;
   }
   const lookup = discover(shop);
-  const entry: Entry = { graphqlEndpoint: lookup.then(({ graphqlEndpoint }) => graphqlEndpoint), expiresAtMs: Infinity };
+  const entry: Entry = {
+    graphqlEndpoint: lookup.then(({ graphqlEndpoint }) => graphqlEndpoint),
+    expiresAtMs: Infinity,
+  };
   lookup.then(
     ({ freshForMs }) => {
       entry.expiresAtMs = clock.now().getTime() + freshForMs;
@@ -72,7 +75,10 @@ async function discover(shop: string): Promise<{ graphqlEndpoint: string; freshF
 /** max-age within the bounds; no-store and no-cache count as 0, so they get the floor. */
 export function freshnessOf(cacheControl: string | null): number {
   const { min, max, absent } = DISCOVERY_FRESHNESS_MS;
-  const directives = (cacheControl ?? "").toLowerCase().split(",").map((directive) => directive.trim());
+  const directives = (cacheControl ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((directive) => directive.trim());
   if (directives.includes("no-store") || directives.includes("no-cache")) return min;
   const maxAge = directives.map((directive) => /^max-age\s*=\s*"?(\d+)"?$/.exec(directive)?.[1]).find(Boolean);
   if (maxAge === undefined) return absent;

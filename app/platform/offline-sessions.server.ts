@@ -181,7 +181,9 @@ async function renewUnderLock(shop: string, rejectedToken?: string): Promise<Ses
     });
   } catch (error) {
     if (error instanceof LockUnavailableError) {
-      throw new ServiceError("INTERNAL_ERROR", "The shop's access token is being renewed; retry shortly", { cause: error });
+      throw new ServiceError("INTERNAL_ERROR", "The shop's access token is being renewed; retry shortly", {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -192,7 +194,10 @@ async function renew(current: Session, nowMs: number, rejected: boolean): Promis
   const stillValid = !rejected && (!current.expires || current.expires.getTime() > nowMs);
   try {
     if (current.refreshToken) {
-      const { session } = await platformApi.auth.refreshToken({ shop: current.shop, refreshToken: current.refreshToken });
+      const { session } = await platformApi.auth.refreshToken({
+        shop: current.shop,
+        refreshToken: current.refreshToken,
+      });
       return keepScope(session, current);
     }
     if (!current.expires) {
@@ -202,17 +207,23 @@ async function renew(current: Session, nowMs: number, rejected: boolean): Promis
       });
       return keepScope(session, current);
     }
-    console.warn(`[offline-token] ${current.shop}: the token expired and there is no refresh token; the merchant must open the app`);
+    console.warn(
+      `[offline-token] ${current.shop}: the token expired and there is no refresh token; the merchant must open the app`,
+    );
     return undefined;
   } catch (error) {
     if (isRefusal(error)) {
       if (!current.refreshToken && stillValid) {
         // The old non-expiring token keeps working until the platform stops accepting it.
         retryRenewalLater(current.shop, nowMs, MIGRATION_RETRY_MS);
-        console.warn(`[offline-token] ${current.shop}: migration to an expiring token refused; keeping the current token`);
+        console.warn(
+          `[offline-token] ${current.shop}: migration to an expiring token refused; keeping the current token`,
+        );
         return current;
       }
-      console.warn(`[offline-token] ${current.shop}: the platform refused to renew the offline token; access has lapsed`);
+      console.warn(
+        `[offline-token] ${current.shop}: the platform refused to renew the offline token; access has lapsed`,
+      );
       return undefined;
     }
     if (stillValid) {

@@ -48,5 +48,7 @@ export async function fetchPlatformJson(url: string, init: RequestInit = {}): Pr
 export function logUnexpectedLookupFailure(shop: string, error: unknown): void {
   const status = error instanceof IdentityLookupError ? error.upstreamStatus : undefined;
   if (status === 401 || status === 403) return;
-  console.warn(`[saved-items] identity lookup for ${shop} failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.warn(
+    `[saved-items] identity lookup for ${shop} failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }

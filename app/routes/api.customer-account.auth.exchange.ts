@@ -2,7 +2,10 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { preflightResponse, withCors } from "~/edge/cors.server";
 import { errorResponse, methodNotAllowed, okResponse } from "~/edge/envelope.server";
 import { clientAddressOf } from "~/edge/request-input.server";
-import { claimedShopOf, exchangeCustomerAccountSessionToken } from "~/services/direct-access/customer-account-session.server";
+import {
+  claimedShopOf,
+  exchangeCustomerAccountSessionToken,
+} from "~/services/direct-access/customer-account-session.server";
 import { meteredExchange } from "~/services/direct-access/exchange-limits.server";
 
 // Called from a customer-account UI extension on another origin: every answer carries CORS headers.
@@ -10,7 +13,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method === "OPTIONS") return preflightResponse();
   try {
     if (request.method !== "POST") throw methodNotAllowed("POST");
-    const attempt = { clientAddress: clientAddressOf(context), shop: claimedShopOf(request), path: "customer-account" } as const;
+    const attempt = {
+      clientAddress: clientAddressOf(context),
+      shop: claimedShopOf(request),
+      path: "customer-account",
+    } as const;
     return withCors(okResponse(await meteredExchange(attempt, () => exchangeCustomerAccountSessionToken(request))));
   } catch (error) {
     return withCors(errorResponse(error));

@@ -15,6 +15,7 @@ export function loader({ request }: LoaderFunctionArgs): Response {
     ETag: etag,
   };
   const cached = request.headers.get("If-None-Match");
-  if (cached && cached.split(",").some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
+  if (cached && cached.split(",").some((tag) => tag.trim() === etag))
+    return new Response(null, { status: 304, headers });
   return new Response(json, { status: 200, headers });
 }

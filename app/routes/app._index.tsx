@@ -45,7 +45,11 @@ export default function Home() {
             {channels.map((channel) => (
               <InlineStack key={channel.channel} gap="200" blockAlign="center">
                 <Text as="span">{channel.label}</Text>
-                {channel.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>{`Needs ${channel.requiredPlan}`}</Badge>}
+                {channel.enabled ? (
+                  <Badge tone="success">Enabled</Badge>
+                ) : (
+                  <Badge>{`Needs ${channel.requiredPlan}`}</Badge>
+                )}
               </InlineStack>
             ))}
           </TitledCard>

@@ -35,7 +35,11 @@ export default function Plans() {
                     <Badge tone="success">Current plan</Badge>
                   ) : (
                     // The plan page is on admin.shopify.com: it must open top-level, not inside the app's iframe.
-                    <Button url={pricingPlansUrl} target="_top" variant={plan.change === "upgrade" ? "primary" : "secondary"}>
+                    <Button
+                      url={pricingPlansUrl}
+                      target="_top"
+                      variant={plan.change === "upgrade" ? "primary" : "secondary"}
+                    >
                       {plan.change === "upgrade" ? `Upgrade to ${plan.name}` : `Downgrade to ${plan.name}`}
                     </Button>
                   )}

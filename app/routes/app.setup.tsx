@@ -9,7 +9,10 @@ import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);
   const env = getEnv();
-  return { plan: plan.key, ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }) };
+  return {
+    plan: plan.key,
+    ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }),
+  };
 };
 
 function CopyableExample({ title, code }: { title: string; code: string }) {

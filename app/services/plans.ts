@@ -18,7 +18,13 @@ export interface Plan {
 
 export const PLANS: Record<PlanKey, Plan> = {
   free: { key: "free", name: "Free", monthlyRequests: 500, maxBatchOperations: 0, channels: ["online-store"] },
-  starter: { key: "starter", name: "Starter", monthlyRequests: 5_000, maxBatchOperations: 10, channels: ["online-store"] },
+  starter: {
+    key: "starter",
+    name: "Starter",
+    monthlyRequests: 5_000,
+    maxBatchOperations: 10,
+    channels: ["online-store"],
+  },
   pro: {
     key: "pro",
     name: "Pro",

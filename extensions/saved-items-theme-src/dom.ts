@@ -1,9 +1,12 @@
 // Small DOM and storage helpers. The script's size is capped (see main.ts), and these calls recur
 // on every block, so each is spelled out once here.
 
-export const all = (root: ParentNode, selector: string): HTMLElement[] => [...root.querySelectorAll<HTMLElement>(selector)];
+export const all = (root: ParentNode, selector: string): HTMLElement[] => [
+  ...root.querySelectorAll<HTMLElement>(selector),
+];
 
-export const find = <E extends Element = HTMLElement>(root: ParentNode, selector: string): E | null => root.querySelector<E>(selector);
+export const find = <E extends Element = HTMLElement>(root: ParentNode, selector: string): E | null =>
+  root.querySelector<E>(selector);
 
 /** A copy of the first element of the block's <template> (a row, a heart). */
 export const fromTemplate = (root: ParentNode): HTMLElement =>
@@ -12,7 +15,8 @@ export const fromTemplate = (root: ParentNode): HTMLElement =>
 /** A data-* attribute the block's Liquid rendered, "" when absent. */
 export const data = (element: Element, name: string): string => element.getAttribute(`data-${name}`) || "";
 
-export const setAttr = (element: Element, name: string, value: string | boolean): void => element.setAttribute(name, String(value));
+export const setAttr = (element: Element, name: string, value: string | boolean): void =>
+  element.setAttribute(name, String(value));
 
 export const listen = (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean): void =>
   target.addEventListener(type, listener, capture);

@@ -23,13 +23,17 @@ async function merge(config: BlockConfig): Promise<void> {
   const todo = guestSaves();
   const handled: ShopperItem[] = [];
   let oneAtATime = false;
-  for (let next = 0; next < todo.length; ) {
+  for (let next = 0; next < todo.length;) {
     const chunk = todo.slice(next, next + (oneAtATime ? 1 : BATCH_SIZE));
     let outcomes: { ok: boolean; code?: string }[];
     try {
       outcomes = oneAtATime
         ? [await callProxy<unknown>(config, "save", requestBody(chunk[0]!)).then(() => ({ ok: true }))]
-        : (await callProxy<BatchResult>(config, "batch", { operations: chunk.map((save) => requestBody(save, "save")) })).results;
+        : (
+            await callProxy<BatchResult>(config, "batch", {
+              operations: chunk.map((save) => requestBody(save, "save")),
+            })
+          ).results;
     } catch (error) {
       const code = (error as SavedItemsError).code;
       if (!oneAtATime && (code === "PLAN_LIMIT_REACHED" || code === "VALIDATION_ERROR")) {

@@ -14,7 +14,9 @@ type ProxyOperation = "save" | "remove" | "batch" | "list";
 export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, input: object): Promise<T> {
   const read = operation === "list";
   // fetch's defaults are GET with same-origin credentials: the storefront's session cookie goes along.
-  const init: RequestInit = read ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) };
+  const init: RequestInit = read
+    ? {}
+    : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) };
   const url = config.api + operation + (read ? `?${new URLSearchParams(input as Record<string, string>)}` : "");
   return withRetry(() => requestEnvelope(fetch, url, init)) as Promise<T>;
 }

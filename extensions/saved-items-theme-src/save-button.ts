@@ -22,12 +22,14 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
   const variants: Record<string, Variant> = {};
   let variantId = data(root, "variant-id");
   try {
-    for (const variant of JSON.parse(find(root, "[data-si-variants]")!.textContent!) as Variant[]) variants[variant.id] = variant;
+    for (const variant of JSON.parse(find(root, "[data-si-variants]")!.textContent!) as Variant[])
+      variants[variant.id] = variant;
   } catch {
     // No variant data: the product's own title, image and price are saved.
   }
 
-  const gid = () => `gid://shopify/${savesVariant ? `ProductVariant/${variantId}` : `Product/${data(root, "product-id")}`}`;
+  const gid = () =>
+    `gid://shopify/${savesVariant ? `ProductVariant/${variantId}` : `Product/${data(root, "product-id")}`}`;
   const isSaved = () => savedValue(context, gid()) !== undefined;
 
   function item(): ShopperItem {
@@ -56,7 +58,9 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
   // Follows the theme's variant: a variant:change event, the product form's id input, ?variant=.
   function followVariant(id?: unknown) {
     const input = find<HTMLInputElement>(document, 'form[action*="/cart/add"] [name=id]');
-    const selected = String(id || (input && input.value) || new URLSearchParams(location.search).get("variant") || variantId);
+    const selected = String(
+      id || (input && input.value) || new URLSearchParams(location.search).get("variant") || variantId,
+    );
     if (selected !== variantId && variants[selected]) {
       variantId = selected;
       status.textContent = "";

@@ -31,7 +31,12 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     const snapshot = item.snapshot || {};
     const title = snapshot.title || config.text("untitled");
     const row = fromTemplate(root);
-    const [image, link, price, remove] = row.children as unknown as [HTMLImageElement, HTMLAnchorElement, HTMLElement, HTMLElement];
+    const [image, link, price, remove] = row.children as unknown as [
+      HTMLImageElement,
+      HTMLAnchorElement,
+      HTMLElement,
+      HTMLElement,
+    ];
     if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
     else image.remove();
     link.textContent = title;

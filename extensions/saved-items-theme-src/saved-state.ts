@@ -39,7 +39,8 @@ export function subscribe(render: () => void): void {
 /** The handle saved with the item, undefined when it is not saved. */
 export const savedValue = (context: string, gid: string): string | undefined => list(context)[gid];
 
-export const isHandleSaved = (context: string, handle: string): boolean => Object.values(list(context)).includes(handle);
+export const isHandleSaved = (context: string, handle: string): boolean =>
+  Object.values(list(context)).includes(handle);
 
 /**
  * The page's shopper (every block of a page has the same). Whatever is stored for another customer

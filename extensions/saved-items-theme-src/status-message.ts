@@ -7,7 +7,9 @@ export function announce(config: BlockConfig, outcome: Outcome, on: boolean): vo
   const { status } = config;
   status.textContent = "";
   if (outcome === "busy") return;
-  status.textContent = config.text(outcome === "error" ? "error" : !on ? "removed" : outcome === "guest" ? "guest" : "added");
+  status.textContent = config.text(
+    outcome === "error" ? "error" : !on ? "removed" : outcome === "guest" ? "guest" : "added",
+  );
   if (outcome === "guest" && on) {
     const login = document.createElement("a");
     login.textContent = config.text("login");

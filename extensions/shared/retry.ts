@@ -33,7 +33,12 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 }
 
 /** How long to wait before repeating after `error` on attempt `attempt`, or undefined to give up. */
-export function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random: () => number): number | undefined {
+export function retryDelay(
+  error: unknown,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number,
+): number | undefined {
   if (!(error instanceof SavedItemsError) || !error.retryable || attempt >= policy.maxAttempts) return undefined;
   // The backoff never exceeds maxDelayMs, so only a longer Retry-After can.
   const delay = Math.max(error.retryAfterMs || 0, backoffDelay(attempt, policy, random));

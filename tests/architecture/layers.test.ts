@@ -16,7 +16,10 @@ const LAYERS = [
 
 function layerOf(file: string): number {
   const index = LAYERS.findIndex((layer) => layer.owns.some((prefix) => file === prefix || file.startsWith(prefix)));
-  if (index < 0) throw new Error(`${file} belongs to no layer; add it to LAYERS in ${path.relative(repoRoot, import.meta.filename)}`);
+  if (index < 0)
+    throw new Error(
+      `${file} belongs to no layer; add it to LAYERS in ${path.relative(repoRoot, import.meta.filename)}`,
+    );
   return index;
 }
 

@@ -42,7 +42,10 @@ export function describeCoordinatorContract(name: string, create: () => Coordina
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
       // The first holder waits for the second one to run: it would wait forever if they were serialized.
-      await Promise.all([coordinator.withLocks([fresh()], () => released), coordinator.withLocks([fresh()], async () => release())]);
+      await Promise.all([
+        coordinator.withLocks([fresh()], () => released),
+        coordinator.withLocks([fresh()], async () => release()),
+      ]);
     });
 
     test("overlapping key sets given in opposite orders do not deadlock", async () => {

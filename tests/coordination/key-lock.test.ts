@@ -27,7 +27,9 @@ test("a waiter arriving after the last in line gave up still waits for the holde
   const withKeyLocks = createKeyLocks();
   const order: string[] = [];
   const holder = holding(withKeyLocks, "k");
-  await expect(withKeyLocks(["k"], async () => order.push("impatient"), 30)).rejects.toBeInstanceOf(LockUnavailableError);
+  await expect(withKeyLocks(["k"], async () => order.push("impatient"), 30)).rejects.toBeInstanceOf(
+    LockUnavailableError,
+  );
   const late = withKeyLocks(["k"], async () => order.push("late"));
   await sleep(20);
   expect(order).toEqual([]);

@@ -25,9 +25,13 @@ async function measure(label: string, call: () => Promise<unknown>): Promise<voi
 async function measureCoordinator(name: string, coordinator: Coordinator): Promise<void> {
   const rule = { capacity: 1e9, refillPerSecond: 1 };
   const tenKeys = Array.from({ length: 10 }, () => randomUUID());
-  await measure(`${name} withLocks, 1 key (acquire + release)`, () => coordinator.withLocks([randomUUID()], async () => {}));
+  await measure(`${name} withLocks, 1 key (acquire + release)`, () =>
+    coordinator.withLocks([randomUUID()], async () => {}),
+  );
   await measure(`${name} withLocks, 10 keys`, () => coordinator.withLocks(tenKeys, async () => {}));
-  await measure(`${name} withLocks + assertHeld`, () => coordinator.withLocks([randomUUID()], (held) => held.assertHeld()));
+  await measure(`${name} withLocks + assertHeld`, () =>
+    coordinator.withLocks([randomUUID()], (held) => held.assertHeld()),
+  );
   await measure(`${name} takeTokens`, () => coordinator.takeTokens("bucket", rule));
   await measure(`${name} readVersions, 1 key`, () => coordinator.readVersions(["shop:a"]));
   await measure(`${name} bumpVersion`, () => coordinator.bumpVersion("shop:b"));
@@ -53,7 +57,8 @@ async function measureHandoff(a: Coordinator, b: Coordinator): Promise<void> {
   const elapsedMs = performance.now() - startedAt;
   // How evenly the two instances shared the lock: the longest run of turns one of them had in a row.
   let longestRun = 0;
-  for (let i = 0, run = 0; i < holders.length; i++) longestRun = Math.max(longestRun, (run = holders[i] === holders[i - 1] ? run + 1 : 1));
+  for (let i = 0, run = 0; i < holders.length; i++)
+    longestRun = Math.max(longestRun, (run = holders[i] === holders[i - 1] ? run + 1 : 1));
   handoffs.sort((x, y) => x - y);
   const at = (q: number) => handoffs[Math.floor(q * (handoffs.length - 1))]!.toFixed(3);
   console.log(
@@ -81,7 +86,9 @@ async function measureCrossInstanceHandoff(a: Coordinator, b: Coordinator): Prom
   }
   handoffs.sort((x, y) => x - y);
   const at = (q: number) => handoffs[Math.floor(q * (handoffs.length - 1))]!.toFixed(3);
-  console.log(`redis lock handoff to another instance's waiter   p50 ${at(0.5)} ms  p99 ${at(0.99)} ms  max ${at(1)} ms  (200 rounds)`);
+  console.log(
+    `redis lock handoff to another instance's waiter   p50 ${at(0.5)} ms  p99 ${at(0.99)} ms  max ${at(1)} ms  (200 rounds)`,
+  );
 }
 
 if (!redisTestsRun) process.exit(1);

@@ -202,7 +202,9 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const down = instance({ url: "redis://127.0.0.1:1" });
       let ran = false;
       const startedAt = performance.now();
-      await expect(down.withLocks(["item"], async () => void (ran = true))).rejects.toBeInstanceOf(LockUnavailableError);
+      await expect(down.withLocks(["item"], async () => void (ran = true))).rejects.toBeInstanceOf(
+        LockUnavailableError,
+      );
       expect(performance.now() - startedAt).toBeLessThan(2_000);
       expect(ran).toBe(false);
 
@@ -238,7 +240,10 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       expect(await other.readVersions([key])).toEqual([1]);
 
       await relay.restore();
-      await vi.waitFor(async () => expect(await cutOff.readVersions([key])).toEqual([2]), { timeout: 3_000, interval: 50 });
+      await vi.waitFor(async () => expect(await cutOff.readVersions([key])).toEqual([2]), {
+        timeout: 3_000,
+        interval: 50,
+      });
       expect(await other.readVersions([key])).toEqual([2]);
       await expect(cutOff.withLocks([key], async () => "again")).resolves.toBe("again");
       expect(warnings(warn, "Redis unreachable (")).toBe(1);
@@ -258,7 +263,10 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       // A reconnection that finds the data where it was is not a loss.
       await relay.cut();
       await relay.restore();
-      await vi.waitFor(async () => expect(await coordinator.readVersions(["shop:a"])).toEqual([0]), { timeout: 3_000, interval: 50 });
+      await vi.waitFor(async () => expect(await coordinator.readVersions(["shop:a"])).toEqual([0]), {
+        timeout: 3_000,
+        interval: 50,
+      });
       expect(onDataLoss).toHaveBeenCalledOnce();
     });
 

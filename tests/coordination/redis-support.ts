@@ -6,7 +6,12 @@ import { Redis } from "ioredis";
 export const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
 
 async function answers(url: string): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: 1_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on("error", () => {});
   try {
     await client.connect();

@@ -22,7 +22,10 @@ const extensionTomls = readdirSync(path.join(ROOT, "extensions"))
   .map((dir) => path.join("extensions", dir, "shopify.extension.toml"))
   .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false })?.isFile());
 
-function issues(schema: typeof AppConfigSchema | typeof ThemeExtensionSchema | typeof UnifiedUiExtensionsSchema, value: unknown) {
+function issues(
+  schema: typeof AppConfigSchema | typeof ThemeExtensionSchema | typeof UnifiedUiExtensionsSchema,
+  value: unknown,
+) {
   const result = schema.safeParse(value);
   return result.success ? [] : describeIssues(result.error);
 }
@@ -69,7 +72,9 @@ describe("shopify.app.toml", () => {
   test("the app proxy forwards to the app's /proxy routes, and the scopes include write_app_proxy", () => {
     const proxy = app.app_proxy!;
     // The CLI prepends application_url to a relative proxy URL (specifications/validation/url_prepender.ts).
-    const resolved = new URL(proxy.url.startsWith("/") ? app.application_url.replace(/\/+$/, "") + proxy.url : proxy.url);
+    const resolved = new URL(
+      proxy.url.startsWith("/") ? app.application_url.replace(/\/+$/, "") + proxy.url : proxy.url,
+    );
     expect(resolved.pathname).toBe("/proxy");
     expect(normaliseScopes(app.access_scopes!.scopes!).split(",")).toContain("write_app_proxy");
     // The platform's documented rules for the storefront side of the proxy (shopify.dev, "app proxies").

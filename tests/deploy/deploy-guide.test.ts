@@ -15,12 +15,16 @@ const appToml = parse(read("shopify.app.toml")) as { access_scopes: { scopes: st
 
 /** The cells of the guide's table rows whose first cell is a `code` value, keyed by that value. */
 function tableRows(firstHeader: string): Map<string, string[]> {
-  const start = guide.indexOf(`| ${firstHeader} |`);
+  // Prettier pads table cells, so the header is found by its first cell's text alone.
+  const start = guide.search(new RegExp(`^\\| ${firstHeader} +\\|`, "m"));
   expect(start, `a table headed "${firstHeader}"`).toBeGreaterThanOrEqual(0);
   const rows = new Map<string, string[]>();
   for (const line of guide.slice(start).split("\n").slice(2)) {
     if (!line.startsWith("|")) break;
-    const cells = line.split("|").slice(1, -1).map((cell) => cell.trim());
+    const cells = line
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim());
     rows.set(cells[0]!.replace(/`/g, ""), cells.slice(1));
   }
   return rows;
@@ -52,7 +56,9 @@ describe("docs/deploy.md", () => {
       const plan = PLANS[key];
       expect(name).toBe(plan.name);
       expect(Number(requests!.replace(/,/g, ""))).toBe(plan.monthlyRequests);
-      expect(batch === "not included" ? 0 : Number(/up to (\d+) operations/.exec(batch!)?.[1])).toBe(plan.maxBatchOperations);
+      expect(batch === "not included" ? 0 : Number(/up to (\d+) operations/.exec(batch!)?.[1])).toBe(
+        plan.maxBatchOperations,
+      );
       expect(channels!.split(", ").map((channel) => channelNames[channel])).toEqual(plan.channels);
     }
   });

@@ -28,11 +28,14 @@ const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as
 };
 const finalStage = dockerfile.at(-1)!;
 const finalOf = (keyword: string) => finalStage.instructions.filter((instruction) => instruction.keyword === keyword);
-const runSteps = dockerfile.flatMap((stage) => stage.instructions.filter((instruction) => instruction.keyword === "RUN"));
+const runSteps = dockerfile.flatMap((stage) =>
+  stage.instructions.filter((instruction) => instruction.keyword === "RUN"),
+);
 
 const engine = spawnSync("docker", ["info"], { stdio: "ignore", timeout: 20_000 }).status === 0;
 const skipBuild = !engine && process.env.SKIP_DOCKER_BUILD_TEST === "1";
-if (skipBuild) console.warn("[dockerfile.test] no Docker engine and SKIP_DOCKER_BUILD_TEST=1: the image build is skipped");
+if (skipBuild)
+  console.warn("[dockerfile.test] no Docker engine and SKIP_DOCKER_BUILD_TEST=1: the image build is skipped");
 
 describe("Dockerfile, read", () => {
   test("every stage runs the Node major the app requires (.nvmrc, engines)", () => {
@@ -52,25 +55,43 @@ describe("Dockerfile, read", () => {
       }
     }
     // npm itself must not look for updates when the container starts.
-    expect(envPairs(finalOf("ENV").map((env) => env.args).join(" ")).npm_config_update_notifier).toBe("false");
+    expect(
+      envPairs(
+        finalOf("ENV")
+          .map((env) => env.args)
+          .join(" "),
+      ).npm_config_update_notifier,
+    ).toBe("false");
   });
 
   test("copies from the build context only files that are in it", () => {
     const context = new Set(contextFiles(ROOT, ignore));
-    const copies = dockerfile.flatMap((stage) => stage.instructions).filter((i) => i.keyword === "COPY" && i.flags.from === undefined);
+    const copies = dockerfile
+      .flatMap((stage) => stage.instructions)
+      .filter((i) => i.keyword === "COPY" && i.flags.from === undefined);
     expect(copies.length).toBeGreaterThan(0);
     for (const copy of copies) {
       for (const source of words(copy.args).slice(0, -1)) {
         if (source === "." || source === "./") continue;
         const relative = path.posix.normalize(source).replace(/\/$/, "");
-        expect(context.has(relative) || [...context].some((file) => file.startsWith(`${relative}/`)), `COPY ${source}`).toBe(true);
+        expect(
+          context.has(relative) || [...context].some((file) => file.startsWith(`${relative}/`)),
+          `COPY ${source}`,
+        ).toBe(true);
       }
     }
   });
 
   test("keeps secrets, host builds and the test-only platform emulator out of the build context", () => {
     const context = contextFiles(ROOT, ignore);
-    for (const excluded of [".env", ".env.production", "node_modules/x", "build/server/index.js", "tests/emulator/index.ts", ".git"]) {
+    for (const excluded of [
+      ".env",
+      ".env.production",
+      "node_modules/x",
+      "build/server/index.js",
+      "tests/emulator/index.ts",
+      ".git",
+    ]) {
       expect(ignore.ignores(excluded), excluded).toBe(true);
     }
     expect(context.filter((file) => file.startsWith("tests/") || file.startsWith(".env"))).toEqual([]);
@@ -78,7 +99,11 @@ describe("Dockerfile, read", () => {
   });
 
   test("the image serves on the port it exposes, as an unprivileged user, with an exec-form CMD", () => {
-    const env = envPairs(finalOf("ENV").map((e) => e.args).join(" "));
+    const env = envPairs(
+      finalOf("ENV")
+        .map((e) => e.args)
+        .join(" "),
+    );
     expect(finalOf("EXPOSE").map((e) => e.args)).toEqual([env.PORT]);
     expect(env.PORT).toBe("3000");
     expect(env.NODE_ENV).toBe("production");
@@ -97,7 +122,11 @@ describe("Dockerfile, read", () => {
 
 describe("the replay's readers", () => {
   test("follow npm scripts to the server entry, whatever start becomes", () => {
-    const scripts = { start: "NODE_ENV=production node build/server.js", "docker-start": "npm run db:migrate && npm start", "db:migrate": "prisma migrate deploy" };
+    const scripts = {
+      start: "NODE_ENV=production node build/server.js",
+      "docker-start": "npm run db:migrate && npm start",
+      "db:migrate": "prisma migrate deploy",
+    };
     expect(cmdRequirements(["npm", "run", "docker-start"], scripts).map((r) => r.path)).toEqual([
       "package.json",
       "package.json",
@@ -107,10 +136,9 @@ describe("the replay's readers", () => {
     ]);
     expect(() => cmdRequirements(["npm", "run", "serve"], scripts)).toThrow('no "serve" script');
     // `exec` replaces npm's shell with the server, so signals npm forwards reach it.
-    expect(cmdRequirements(["npm", "start"], { start: "NODE_ENV=production exec node build/server.js" }).map((r) => r.path)).toEqual([
-      "package.json",
-      "build/server.js",
-    ]);
+    expect(
+      cmdRequirements(["npm", "start"], { start: "NODE_ENV=production exec node build/server.js" }).map((r) => r.path),
+    ).toEqual(["package.json", "build/server.js"]);
   });
 
   test("read .dockerignore as Docker does: rooted patterns, whole directories", () => {
@@ -125,7 +153,9 @@ describe("the replay's readers", () => {
   });
 
   test("read continued and commented Dockerfile lines", () => {
-    const [stage] = parseDockerfile("FROM node:22-slim AS build\n# note\nRUN a \\\n  # inner\n  && b\nCOPY --from=x --chown=node:node /app /app\n");
+    const [stage] = parseDockerfile(
+      "FROM node:22-slim AS build\n# note\nRUN a \\\n  # inner\n  && b\nCOPY --from=x --chown=node:node /app /app\n",
+    );
     expect(stage).toMatchObject({ image: "node:22-slim", name: "build" });
     expect(stage!.instructions.map((i) => [i.keyword, i.args, i.flags])).toEqual([
       ["RUN", "a && b", {}],
@@ -144,18 +174,43 @@ describe.skipIf(skipBuild)("Dockerfile, built", () => {
     "docker build succeeds and the image holds what its CMD runs",
     () => {
       const tag = `saved-items-deploy-test:${process.pid}`;
-      const docker = (...args: string[]) => execFileSync("docker", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      const docker = (...args: string[]) =>
+        execFileSync("docker", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
       docker("build", "--tag", tag, ROOT);
       try {
         const workdir = docker("image", "inspect", "--format", "{{.Config.WorkingDir}}", tag).trim();
-        const scripts = (JSON.parse(docker("run", "--rm", "--entrypoint", "cat", tag, `${workdir}/package.json`)) as typeof pkg).scripts;
+        const scripts = (
+          JSON.parse(docker("run", "--rm", "--entrypoint", "cat", tag, `${workdir}/package.json`)) as typeof pkg
+        ).scripts;
         const cmd = JSON.parse(docker("image", "inspect", "--format", "{{json .Config.Cmd}}", tag)) as string[];
         const requirements = cmdRequirements(cmd, scripts);
-        const listed = docker("run", "--rm", "--entrypoint", "sh", tag, "-c", 'for p in "$@"; do [ -e "$p" ] && echo "$p"; done; true', "sh", ...requirements.map((r) => r.path));
+        const listed = docker(
+          "run",
+          "--rm",
+          "--entrypoint",
+          "sh",
+          tag,
+          "-c",
+          'for p in "$@"; do [ -e "$p" ] && echo "$p"; done; true',
+          "sh",
+          ...requirements.map((r) => r.path),
+        );
         const present = new Set(listed.split("\n").filter(Boolean));
         expect(missing(requirements, (p) => present.has(p))).toEqual([]);
-        expect(docker("run", "--rm", "--entrypoint", "node", tag, "--version")).toMatch(new RegExp(`^v${nodeMajorOf(finalStage.image)}\\.`));
-        expect(docker("run", "--rm", "--entrypoint", "sh", tag, "-c", "[ -e node_modules/.bin/node ] && echo shadowed || echo ok").trim()).toBe("ok");
+        expect(docker("run", "--rm", "--entrypoint", "node", tag, "--version")).toMatch(
+          new RegExp(`^v${nodeMajorOf(finalStage.image)}\\.`),
+        );
+        expect(
+          docker(
+            "run",
+            "--rm",
+            "--entrypoint",
+            "sh",
+            tag,
+            "-c",
+            "[ -e node_modules/.bin/node ] && echo shadowed || echo ok",
+          ).trim(),
+        ).toBe("ok");
       } finally {
         spawnSync("docker", ["image", "rm", "--force", tag], { stdio: "ignore" });
       }

@@ -61,7 +61,11 @@ describe("§4.2 POST /api/customer-account/auth/exchange", () => {
     const result = await callDirect(EXCHANGE, {
       method: "POST",
       token: await aSessionToken(),
-      body: { shop: "other.myshopify.com", customerId: "gid://shopify/Customer/1002", sub: "gid://shopify/Customer/1002" },
+      body: {
+        shop: "other.myshopify.com",
+        customerId: "gid://shopify/Customer/1002",
+        sub: "gid://shopify/Customer/1002",
+      },
     });
     expect(result.status).toBe(200);
     expect(decodeJwt(result.body.data.authorization.slice(7))).toMatchObject({ sub: CUSTOMER.id, shop: DEMO_SHOP });
@@ -83,7 +87,10 @@ describe("§4.2 POST /api/customer-account/auth/exchange", () => {
 
   test.each([
     ["signed with another secret", () => aSessionToken({}, "not-the-app-secret")],
-    ["expired beyond the library's 10 s tolerance", () => aSessionToken({ exp: now() - 15, iat: now() - 320, nbf: now() - 320 })],
+    [
+      "expired beyond the library's 10 s tolerance",
+      () => aSessionToken({ exp: now() - 15, iat: now() - 320, nbf: now() - 320 }),
+    ],
     ["not yet valid (nbf in the future)", () => aSessionToken({ nbf: now() + 60 })],
     ["unsigned (alg none)", async () => unsignedToken(decodeJwt(await aSessionToken()))],
     ["garbage", async () => "not.a.jwt"],

@@ -55,7 +55,8 @@ describe("§2.5 / §5.2 the service JWT", () => {
     const mintedAt = new Date("2026-11-05T10:00:00Z");
     vi.spyOn(clock, "now").mockReturnValue(mintedAt);
     const { token } = await mintDirectAccessToken(subject);
-    const at = (seconds: number) => vi.spyOn(clock, "now").mockReturnValue(new Date(mintedAt.getTime() + seconds * 1000));
+    const at = (seconds: number) =>
+      vi.spyOn(clock, "now").mockReturnValue(new Date(mintedAt.getTime() + seconds * 1000));
     at(304);
     expect(await codeOf(verifyDirectAccessToken(token, "customer-account"))).toBeUndefined();
     at(306);
@@ -81,7 +82,11 @@ describe("§2.5 / §5.2 the service JWT", () => {
     expect(await rowCounts()).toEqual(before);
     await Promise.all(
       Prisma.dmmf.datamodel.models.map((model) =>
-        (db[(model.name[0]!.toLowerCase() + model.name.slice(1)) as "shop"] as unknown as { deleteMany(): Promise<unknown> }).deleteMany(),
+        (
+          db[(model.name[0]!.toLowerCase() + model.name.slice(1)) as "shop"] as unknown as {
+            deleteMany(): Promise<unknown>;
+          }
+        ).deleteMany(),
       ),
     );
     await expect(verifyDirectAccessToken(token)).resolves.toMatchObject({ sub: CUSTOMER.id, shop: DEMO_SHOP });

@@ -26,7 +26,10 @@ async function exchangeFrom(clientAddress: string, body: Record<string, unknown>
 }
 
 async function customerAccountFrom(clientAddress: string, sessionToken: string): Promise<Answer> {
-  const request = directRequest("/api/customer-account/auth/exchange", { method: "POST", authorization: `Bearer ${sessionToken}` });
+  const request = directRequest("/api/customer-account/auth/exchange", {
+    method: "POST",
+    authorization: `Bearer ${sessionToken}`,
+  });
   return answerOf(await customerAccountExchange({ request, params: {}, context: { clientAddress } }));
 }
 
@@ -42,7 +45,11 @@ async function answerOf(response: Response): Promise<Answer> {
 }
 
 const modern = (customerAccountAccessToken: string, shop = DEMO_SHOP) => ({ shop, customerAccountAccessToken });
-const legacy = (storefrontCustomerAccessToken: string) => ({ shop: DEMO_SHOP, storefrontCustomerAccessToken, storefrontAccessToken: STOREFRONT_TOKEN });
+const legacy = (storefrontCustomerAccessToken: string) => ({
+  shop: DEMO_SHOP,
+  storefrontCustomerAccessToken,
+  storefrontAccessToken: STOREFRONT_TOKEN,
+});
 
 let now: Date;
 /** The service's clock stands still unless a test moves it, so no bucket refills by accident. */
@@ -78,9 +85,33 @@ describe("failed exchanges: after 10 in a row, 429 without asking the platform",
     // Sampled: the first refusal of the minute, then one in a hundred, each one JSON line without tokens.
     const lines = warn.mock.calls.map(([line]) => String(line)).filter((line) => line.includes("exchange_refused"));
     expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { event: "exchange_refused", clientAddress: BACKEND, shop, path: "modern", code: "INVALID_HEADLESS_SIGNATURE", status: 401, refusalsThisMinute: 1 },
-      { event: "exchange_refused", clientAddress: BACKEND, shop, path: "modern", code: "RATE_LIMITED", status: 429, refusalsThisMinute: 101 },
-      { event: "exchange_refused", clientAddress: BACKEND, shop, path: "modern", code: "RATE_LIMITED", status: 429, refusalsThisMinute: 201 },
+      {
+        event: "exchange_refused",
+        clientAddress: BACKEND,
+        shop,
+        path: "modern",
+        code: "INVALID_HEADLESS_SIGNATURE",
+        status: 401,
+        refusalsThisMinute: 1,
+      },
+      {
+        event: "exchange_refused",
+        clientAddress: BACKEND,
+        shop,
+        path: "modern",
+        code: "RATE_LIMITED",
+        status: 429,
+        refusalsThisMinute: 101,
+      },
+      {
+        event: "exchange_refused",
+        clientAddress: BACKEND,
+        shop,
+        path: "modern",
+        code: "RATE_LIMITED",
+        status: 429,
+        refusalsThisMinute: 201,
+      },
     ]);
     expect(warn.mock.calls.flat().join(" ")).not.toContain(JUNK);
   });
@@ -134,7 +165,9 @@ describe("failed exchanges: after 10 in a row, 429 without asking the platform",
 
   test("bodies refused by validation are not metered: no shop is named and nothing leaves the service", async () => {
     await givenDirectShop();
-    expect(statuses(await repeat(20, () => exchangeFrom(BACKEND, { shop: DEMO_SHOP }))).every((status) => status === 400)).toBe(true);
+    expect(
+      statuses(await repeat(20, () => exchangeFrom(BACKEND, { shop: DEMO_SHOP }))).every((status) => status === 400),
+    ).toBe(true);
     expect((await exchangeFrom(BACKEND, modern(CUSTOMER.customerAccountAccessToken))).status).toBe(200);
   });
 

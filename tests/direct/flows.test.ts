@@ -22,7 +22,11 @@ import { emulator } from "../support/platform";
 const ok = (data: unknown) => ({ ok: true, data });
 
 /** Exchanges for a token on a namespace the way its real client does. */
-async function signIn(namespace: "headless" | "customer-account", customer = CUSTOMER, shop = DEMO_SHOP): Promise<string> {
+async function signIn(
+  namespace: "headless" | "customer-account",
+  customer = CUSTOMER,
+  shop = DEMO_SHOP,
+): Promise<string> {
   const prefix = shop === DEMO_SHOP ? "" : `${shop.split(".")[0]}-`;
   const result =
     namespace === "headless"
@@ -49,7 +53,10 @@ describe.each(["headless", "customer-account"] as const)("full flow on /api/%s",
     const api = client(namespace, await signIn(namespace));
 
     const saved = await api.save(aSaveRequest({ snapshot: { title: "Boots" } }));
-    expect(saved).toMatchObject({ status: 200, body: ok({ id: expect.stringMatching(/^gid:\/\/shopify\/Metaobject\/\d+$/), state: "active" }) });
+    expect(saved).toMatchObject({
+      status: 200,
+      body: ok({ id: expect.stringMatching(/^gid:\/\/shopify\/Metaobject\/\d+$/), state: "active" }),
+    });
     expect(emulator.metaobjects(shop, "$app:save_item")).toHaveLength(1);
 
     const listed = await api.list({ context: "wishlist" });
@@ -85,7 +92,10 @@ describe.each(["headless", "customer-account"] as const)("full flow on /api/%s",
     const api = client(namespace, await signIn(namespace));
     expect((await api.toggle(aSaveRequest())).body).toEqual(ok({ id: expect.any(String), state: "active" }));
     expect(await api.save(aSaveRequest())).toMatchObject({ status: 409, body: errorEnvelope("DUPLICATE_SAVE") });
-    expect(await api.remove(anIdentity({ context: "nowhere" }))).toMatchObject({ status: 404, body: errorEnvelope("ITEM_NOT_FOUND") });
+    expect(await api.remove(anIdentity({ context: "nowhere" }))).toMatchObject({
+      status: 404,
+      body: errorEnvelope("ITEM_NOT_FOUND"),
+    });
     const batch = await api.batch({
       operations: [
         { action: "toggle", ...anIdentity() },
@@ -93,9 +103,17 @@ describe.each(["headless", "customer-account"] as const)("full flow on /api/%s",
       ],
     });
     expect(batch.body).toMatchObject(ok({ total: 2, succeeded: 2, failed: 0 }));
-    const conflict = await api.batch({ operations: [{ action: "save", ...anIdentity() }, { action: "remove", ...anIdentity() }] });
+    const conflict = await api.batch({
+      operations: [
+        { action: "save", ...anIdentity() },
+        { action: "remove", ...anIdentity() },
+      ],
+    });
     expect(conflict).toMatchObject({ status: 409, body: errorEnvelope("BATCH_CONFLICT") });
-    expect(await api.list({ context: "wishlist", limit: "101" })).toMatchObject({ status: 400, body: errorEnvelope("VALIDATION_ERROR") });
+    expect(await api.list({ context: "wishlist", limit: "101" })).toMatchObject({
+      status: 400,
+      body: errorEnvelope("VALIDATION_ERROR"),
+    });
   });
 
   test("every operation counts 1 against the shop's monthly budget; refused ones and the exchange count 0", async () => {
@@ -131,7 +149,13 @@ describe("§5.2 rule 2: shop, channel and customer come only from the verified t
       const shopB = await givenDirectShop({ domain: "shop-b.myshopify.com", plan: "scale" });
       const tokenA = await signIn(namespace, CUSTOMER, shopA);
       const api = client(namespace, tokenA);
-      const impostor = { shop: shopB, customerId: OTHER_CUSTOMER.id, customerGid: OTHER_CUSTOMER.id, sub: OTHER_CUSTOMER.id, channel: "online-store" };
+      const impostor = {
+        shop: shopB,
+        customerId: OTHER_CUSTOMER.id,
+        customerGid: OTHER_CUSTOMER.id,
+        sub: OTHER_CUSTOMER.id,
+        channel: "online-store",
+      };
 
       expect((await api.save({ ...aSaveRequest(), ...impostor })).status).toBe(200);
       const query = { ...identityQuery(), shop: shopB, customerId: OTHER_CUSTOMER.id, logged_in_customer_id: "1002" };
@@ -140,9 +164,9 @@ describe("§5.2 rule 2: shop, channel and customer come only from the verified t
       // Nothing was written on B, and on A the item belongs to customer 1001, not 1002.
       expect(emulator.metaobjects(shopB)).toEqual([]);
       expect(emulator.countRequests({ api: "admin", shop: shopB })).toBe(0);
-      expect((await client(namespace, await signIn(namespace, OTHER_CUSTOMER, shopA)).isSaved(identityQuery())).body).toEqual(
-        ok({ saved: false }),
-      );
+      expect(
+        (await client(namespace, await signIn(namespace, OTHER_CUSTOMER, shopA)).isSaved(identityQuery())).body,
+      ).toEqual(ok({ saved: false }));
       expect((await client(namespace, await signIn(namespace, CUSTOMER, shopB)).isSaved(identityQuery())).body).toEqual(
         ok({ saved: false }),
       );
@@ -161,10 +185,12 @@ describe("§1.4 one dispatcher behind all three channels", () => {
     const saved = await headless.save(aSaveRequest());
     expect(saved.status).toBe(200);
     expect((await customerAccount.isSaved(identityQuery())).body).toEqual(ok({ saved: true }));
-    expect((await callProxy("/proxy/api/is-saved", { query: identityQuery(), customerId: "1001" })).body).toEqual(ok({ saved: true }));
-    expect((await customerAccount.list({ context: "wishlist" })).body.data.items.map((item: { id: string }) => item.id)).toEqual([
-      saved.body.data.id,
-    ]);
+    expect((await callProxy("/proxy/api/is-saved", { query: identityQuery(), customerId: "1001" })).body).toEqual(
+      ok({ saved: true }),
+    );
+    expect(
+      (await customerAccount.list({ context: "wishlist" })).body.data.items.map((item: { id: string }) => item.id),
+    ).toEqual([saved.body.data.id]);
 
     // Saving again on another channel is the same item, hence a duplicate.
     expect((await callProxy("/proxy/api/save", { body: aSaveRequest(), customerId: "1001" })).status).toBe(409);
@@ -173,8 +199,12 @@ describe("§1.4 one dispatcher behind all three channels", () => {
       ok({ id: saved.body.data.id, state: "removed" }),
     );
     expect((await headless.isSaved(identityQuery())).body).toEqual(ok({ saved: false }));
-    expect((await customerAccount.toggle(aSaveRequest())).body).toEqual(ok({ id: saved.body.data.id, state: "active" }));
-    expect((await callProxy("/proxy/api/list", { query: { context: "wishlist" }, customerId: "1001" })).body.data.items).toHaveLength(1);
+    expect((await customerAccount.toggle(aSaveRequest())).body).toEqual(
+      ok({ id: saved.body.data.id, state: "active" }),
+    );
+    expect(
+      (await callProxy("/proxy/api/list", { query: { context: "wishlist" }, customerId: "1001" })).body.data.items,
+    ).toHaveLength(1);
 
     // Another context is another list, on every channel.
     expect((await headless.isSaved(identityQuery({ context: "gift-ideas" }))).body).toEqual(ok({ saved: false }));

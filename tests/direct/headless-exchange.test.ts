@@ -69,14 +69,18 @@ describe("§4.2 POST /api/headless/auth/exchange, modern body", () => {
 
   test("each customer token resolves to its own customer", async () => {
     await givenDirectShop();
-    const result = await exchangeHeadless(modern({ customerAccountAccessToken: OTHER_CUSTOMER.customerAccountAccessToken }));
+    const result = await exchangeHeadless(
+      modern({ customerAccountAccessToken: OTHER_CUSTOMER.customerAccountAccessToken }),
+    );
     expect(decodeJwt(result.body.data.authorization.slice(7)).sub).toBe(OTHER_CUSTOMER.id);
   });
 
   test("every token is unique (jti), so two exchanges never mint the same credential", async () => {
     await givenDirectShop();
     const [a, b] = await Promise.all([exchangeHeadless(modern()), exchangeHeadless(modern())]);
-    expect(decodeJwt(a.body.data.authorization.slice(7)).jti).not.toBe(decodeJwt(b.body.data.authorization.slice(7)).jti);
+    expect(decodeJwt(a.body.data.authorization.slice(7)).jti).not.toBe(
+      decodeJwt(b.body.data.authorization.slice(7)).jti,
+    );
   });
 
   test("an unknown customer account token is INVALID_HEADLESS_SIGNATURE 401", async () => {
@@ -144,13 +148,19 @@ describe("§4.2 exchange body validation (before any network call)", () => {
   test.each([
     ["both field sets", { ...modern(), ...legacy() }],
     ["a modern body with one legacy field", modern({ storefrontAccessToken: STOREFRONT_TOKEN })],
-    ["a legacy body with the modern token", legacy({ customerAccountAccessToken: CUSTOMER.customerAccountAccessToken })],
+    [
+      "a legacy body with the modern token",
+      legacy({ customerAccountAccessToken: CUSTOMER.customerAccountAccessToken }),
+    ],
     ["neither field set", { shop: DEMO_SHOP }],
     ["an incomplete legacy set", { shop: DEMO_SHOP, storefrontCustomerAccessToken: "x" }],
     ["no shop", { customerAccountAccessToken: "x" }],
     ["an empty token", modern({ customerAccountAccessToken: "" })],
     ["a non-string token", modern({ customerAccountAccessToken: 42 })],
-    ["a token with a line break (it would go into a header)", modern({ customerAccountAccessToken: "cat-1001\r\nX-Injected: 1" })],
+    [
+      "a token with a line break (it would go into a header)",
+      modern({ customerAccountAccessToken: "cat-1001\r\nX-Injected: 1" }),
+    ],
     ["a token with a space", legacy({ storefrontAccessToken: "storefront public token" })],
     ["a token that is not ASCII", legacy({ storefrontCustomerAccessToken: "sfcat-10\u00e91" })],
     ["an extra field", modern({ customerId: OTHER_CUSTOMER.id })],
@@ -237,19 +247,29 @@ describe("§4.2 rule 5: install and plan gates run before any upstream lookup", 
     if (name === "never installed") expect(await db.shop.count()).toBe(0);
   });
 
-  test.each(["free", "starter", "pro"] as const)("the %s plan is CHANNEL_NOT_ENTITLED 403 (headless needs Scale)", async (plan) => {
-    await givenDirectShop({ plan });
-    for (const body of [modern(), legacy()]) {
-      const result = await exchangeHeadless(body);
-      expect(result).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
-      // Anyone who can name the shop reads this: it says what to do, not which plan the shop pays for.
-      expect(result.body.error.message).toBe(
-        "The headless channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
-      );
-      expect(result.body.error.message).not.toMatch(new RegExp(Object.values(PLANS).map((known) => known.name).join("|"), "i"));
-    }
-    expect(emulator.requests).toEqual([]);
-  });
+  test.each(["free", "starter", "pro"] as const)(
+    "the %s plan is CHANNEL_NOT_ENTITLED 403 (headless needs Scale)",
+    async (plan) => {
+      await givenDirectShop({ plan });
+      for (const body of [modern(), legacy()]) {
+        const result = await exchangeHeadless(body);
+        expect(result).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
+        // Anyone who can name the shop reads this: it says what to do, not which plan the shop pays for.
+        expect(result.body.error.message).toBe(
+          "The headless channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
+        );
+        expect(result.body.error.message).not.toMatch(
+          new RegExp(
+            Object.values(PLANS)
+              .map((known) => known.name)
+              .join("|"),
+            "i",
+          ),
+        );
+      }
+      expect(emulator.requests).toEqual([]);
+    },
+  );
 
   test("an exchange does not count against the monthly budget", async () => {
     const shop = await givenDirectShop();

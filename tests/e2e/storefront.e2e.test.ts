@@ -62,10 +62,13 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await context?.close();
     await sandbox?.stop();
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
-    console.log(`storefront e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including the sandbox build and start`);
+    console.log(
+      `storefront e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including the sandbox build and start`,
+    );
   }, 30_000);
 
-  const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `storefront-${name}.png`), fullPage: true });
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `storefront-${name}.png`), fullPage: true });
   const saveButton = () => page.locator("[data-si=button] .si-btn");
   const saveStatus = () => page.locator("[data-si=button] [role=status]");
   const heart = (card: string) => page.locator(`li.product-card:has(a[href="/products/${card}"]) .si-heart`);
@@ -78,7 +81,9 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
 
   /** The list as the storefront's app proxy answers it for the logged-in shopper. */
   async function listed(): Promise<ListItem[]> {
-    const envelope = await page.evaluate(async () => (await fetch("/apps/saved-items/api/list?context=wishlist&limit=100")).json());
+    const envelope = await page.evaluate(async () =>
+      (await fetch("/apps/saved-items/api/list?context=wishlist&limit=100")).json(),
+    );
     expect(envelope.ok).toBe(true);
     return envelope.data.items;
   }
@@ -88,7 +93,8 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     const calls: string[] = [];
     const listener = (request: Request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith("/apps/saved-items/")) calls.push(`${request.method()} ${url.pathname.replace("/apps/saved-items/api/", "")}`);
+      if (url.pathname.startsWith("/apps/saved-items/"))
+        calls.push(`${request.method()} ${url.pathname.replace("/apps/saved-items/api/", "")}`);
     };
     tab.on("request", listener);
     return { calls, stop: () => tab.off("request", listener) };
@@ -96,8 +102,15 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
 
   /** A write made elsewhere (another device, a headless client): straight to the app, as the proxy would forward it. */
   async function proxyCall(customerId: string, operation: string, body: unknown, shop = "demo.myshopify.com") {
-    const url = signedProxyUrl(sandbox.url, `/proxy/api/${operation}`, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop, customerId });
-    const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const url = signedProxyUrl(sandbox.url, `/proxy/api/${operation}`, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
+      shop,
+      customerId,
+    });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(response.status).toBe(200);
     return response.json();
   }
@@ -112,7 +125,9 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await expect.poll(() => saveStatus().textContent()).toContain("Saved on this device only.");
     expect(await saveButton().textContent()).toContain("Saved");
     // Keyboard focus is visible: the focus ring from the stylesheet.
-    expect(await saveButton().evaluate((el) => el.matches(":focus-visible") && getComputedStyle(el).outlineStyle)).toBe("solid");
+    expect(await saveButton().evaluate((el) => el.matches(":focus-visible") && getComputedStyle(el).outlineStyle)).toBe(
+      "solid",
+    );
     const login = saveStatus().getByRole("link", { name: "Log in to keep it" });
     expect(await login.getAttribute("href")).toBe("/account/login?return_url=%2Fproducts%2Flinen-shirt");
     const guest = await page.evaluate(() => JSON.parse(localStorage.getItem("saved-items:guest") ?? "[]"));
@@ -134,7 +149,10 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
     expect(proxy.calls).toEqual(["POST batch", "GET list"]);
     expect(await listed()).toEqual([
-      expect.objectContaining({ entityGid: "gid://shopify/Product/8101", snapshot: expect.objectContaining({ title: "Linen Shirt" }) }),
+      expect.objectContaining({
+        entityGid: "gid://shopify/Product/8101",
+        snapshot: expect.objectContaining({ title: "Linen Shirt" }),
+      }),
     ]);
     await shot("2-merged-after-login");
   });
@@ -205,7 +223,8 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await page.getByRole("button", { name: "Load more" }).click();
     await expect.poll(() => titles.count()).toBe(3);
     expect(await page.getByRole("button", { name: "Load more" }).isHidden()).toBe(true);
-    for (const name of await titles.allTextContents()) await page.getByRole("button", { name: `Remove: ${name}` }).click();
+    for (const name of await titles.allTextContents())
+      await page.getByRole("button", { name: `Remove: ${name}` }).click();
     await expect.poll(() => page.locator("[data-si=list]").getAttribute("data-state")).toBe("empty");
   });
 
@@ -255,7 +274,10 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
       return route.fulfill({
         status: 402,
         contentType: "application/json",
-        body: JSON.stringify({ ok: false, error: { code: "PLAN_LIMIT_REACHED", message: "Monthly budget used", retryable: false } }),
+        body: JSON.stringify({
+          ok: false,
+          error: { code: "PLAN_LIMIT_REACHED", message: "Monthly budget used", retryable: false },
+        }),
       });
     });
     await saveButton().click();
@@ -280,7 +302,10 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     await expect.poll(() => saveStatus().textContent()).toContain("Saved on this device only.");
     // The guest saves show in the saved-items block too, with the login prompt.
     await open("/pages/saved-items");
-    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual(["Canvas Tote", "Leather Wallet"]);
+    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual([
+      "Canvas Tote",
+      "Leather Wallet",
+    ]);
     expect(await page.locator("[data-si=list] [role=status] a").textContent()).toBe("Log in to keep it");
     await shot("6-guest-saved-items");
 
@@ -299,8 +324,14 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     expect(proxy.calls).toEqual(["POST batch", "POST save", "POST save", "GET list"]);
     expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
     // The wallet's save from elsewhere had no snapshot: the block falls back to its "Saved item" label.
-    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual(["Canvas Tote", "Saved item"]);
-    expect((await listed()).map((i) => i.entityGid).sort()).toEqual(["gid://shopify/Product/8102", "gid://shopify/Product/8105"]);
+    expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual([
+      "Canvas Tote",
+      "Saved item",
+    ]);
+    expect((await listed()).map((i) => i.entityGid).sort()).toEqual([
+      "gid://shopify/Product/8102",
+      "gid://shopify/Product/8105",
+    ]);
     await shot("7-free-plan-merged");
   });
 
@@ -330,7 +361,11 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
       [STATE_KEY, ms] as const,
     );
   const pressedHearts = () => page.locator('.si-heart[aria-pressed="true"]').count();
-  const product = (id: number, handle: string) => ({ entityType: "product", entityGid: `gid://shopify/Product/${id}`, snapshot: { title: handle, handle } });
+  const product = (id: number, handle: string) => ({
+    entityType: "product",
+    entityGid: `gid://shopify/Product/${id}`,
+    snapshot: { title: handle, handle },
+  });
   const variant = (id: number) => ({ entityType: "variant", entityGid: `gid://shopify/ProductVariant/${id}` });
   /** Customer 1002's list of ten: every catalog product and five variants. */
   const TEN_ITEMS = [
@@ -464,11 +499,16 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
       route.fulfill({
         status: 404,
         contentType: "application/json",
-        body: JSON.stringify({ ok: false, error: { code: "ITEM_NOT_FOUND", message: "No such item", retryable: false } }),
+        body: JSON.stringify({
+          ok: false,
+          error: { code: "ITEM_NOT_FOUND", message: "No such item", retryable: false },
+        }),
       }),
     );
     await heart("leather-wallet").click();
-    await expect.poll(() => page.locator("[data-si=cards] [role=status]").textContent()).toBe("Removed from your list.");
+    await expect
+      .poll(() => page.locator("[data-si=cards] [role=status]").textContent())
+      .toBe("Removed from your list.");
     await page.unroute("**/apps/saved-items/api/remove");
     expect(await heart("leather-wallet").getAttribute("aria-pressed")).toBe("false");
     expect((await storedState())!.lists.wishlist!.items).not.toHaveProperty(["gid://shopify/Product/8105"]);

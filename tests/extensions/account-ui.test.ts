@@ -37,7 +37,11 @@ const item = (id: string, snapshot?: Record<string, string>, savedAt?: string) =
 const listOf = (items: ReturnType<typeof item>[], endCursor: string | null = null) =>
   ok({ items, pageInfo: { hasNextPage: endCursor !== null, endCursor } });
 
-const BOOTS = item("1", { title: "Boots", price: "€120,00", image: "https://cdn.example/boots.png" }, "2026-07-01T12:00:00Z");
+const BOOTS = item(
+  "1",
+  { title: "Boots", price: "€120,00", image: "https://cdn.example/boots.png" },
+  "2026-07-01T12:00:00Z",
+);
 const SCARF = item("2", { title: "Scarf" });
 
 /**
@@ -58,7 +62,8 @@ const text = () => body().textContent!.replace(/\s+/g, " ").trim();
 const all = (selector: string) => [...body().querySelectorAll(selector)];
 const spinner = () => body().querySelector("s-spinner");
 const banner = () => body().querySelector("s-banner");
-const buttonNamed = (name: string) => all("s-button").find((button) => button.textContent!.trim() === name) as HTMLElement | undefined;
+const buttonNamed = (name: string) =>
+  all("s-button").find((button) => button.textContent!.trim() === name) as HTMLElement | undefined;
 const rowTitles = () => all("s-text[type=strong]").map((title) => title.textContent);
 const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 3000, interval: 10 });
 
@@ -108,7 +113,9 @@ describe("SavedItemsPage", () => {
   });
 
   test("'Load more' follows the cursor and appends the next page", async () => {
-    service.on(LIST, (request) => (request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1")));
+    service.on(LIST, (request) =>
+      request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1"),
+    );
     await showPage();
     await eventually(() => expect(buttonNamed("Load more")).toBeDefined());
     buttonNamed("Load more")!.click();
@@ -118,7 +125,13 @@ describe("SavedItemsPage", () => {
 
   test("a failure the service marks retryable: an error banner with 'Try again', which reloads", async () => {
     vi.spyOn(Math, "random").mockReturnValue(0); // the shortest backoff between the 3 attempts
-    service.on(LIST, fail(502, "PLATFORM_UPSTREAM_ERROR", true), fail(502, "PLATFORM_UPSTREAM_ERROR", true), fail(502, "PLATFORM_UPSTREAM_ERROR", true), listOf([BOOTS]));
+    service.on(
+      LIST,
+      fail(502, "PLATFORM_UPSTREAM_ERROR", true),
+      fail(502, "PLATFORM_UPSTREAM_ERROR", true),
+      fail(502, "PLATFORM_UPSTREAM_ERROR", true),
+      listOf([BOOTS]),
+    );
     await showPage();
     await eventually(() => expect(banner()?.getAttribute("heading")).toBe("Saved items couldn't be loaded"));
     expect(banner()!.getAttribute("tone")).toBe("critical");
@@ -163,7 +176,11 @@ describe("SavedItemsPage", () => {
     (all("s-button")[0] as HTMLElement).click();
     await eventually(() => expect(rowTitles()).toEqual(["Scarf"]));
     expect(platform.toasts).toEqual(["Removed from saved items"]);
-    expect(service.to(REMOVE)[0]!.body).toEqual({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" });
+    expect(service.to(REMOVE)[0]!.body).toEqual({
+      context: "wishlist",
+      entityType: "product",
+      entityGid: "gid://shopify/Product/1",
+    });
   });
 
   test("a failed remove keeps the row and says the item couldn't be removed", async () => {
@@ -180,7 +197,9 @@ describe("SavedItemsPage", () => {
   });
 
   test("removing the last shown item loads the next page rather than showing 'empty'", async () => {
-    service.on(LIST, (request) => (request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1")));
+    service.on(LIST, (request) =>
+      request.url.searchParams.get("cursor") === "c1" ? listOf([SCARF]) : listOf([BOOTS], "c1"),
+    );
     service.on(REMOVE, () => ok({ id: BOOTS.id, state: "removed" }));
     await showPage();
     await eventually(() => expect(rowTitles()).toEqual(["Boots"]));

@@ -28,7 +28,9 @@ const toml = parse(readFileSync(path.join(ROOT, "shopify.extension.toml"), "utf8
 
 describe("shopify.extension.toml", () => {
   test("declares the full page and the profile block as two UI extensions (a full page cannot share an extension)", () => {
-    expect(toml.extensions.map((extension) => [extension.handle, extension.type, extension.targeting.map((t) => t.target)])).toEqual([
+    expect(
+      toml.extensions.map((extension) => [extension.handle, extension.type, extension.targeting.map((t) => t.target)]),
+    ).toEqual([
       ["saved-items-page", "ui_extension", ["customer-account.page.render"]],
       ["saved-items-profile-block", "ui_extension", ["customer-account.profile.block.render"]],
     ]);
@@ -46,7 +48,9 @@ describe("shopify.extension.toml", () => {
     for (const extension of toml.extensions) {
       expect(extension.capabilities?.network_access, extension.handle).toBe(true);
       for (const { module } of extension.targeting) expect(existsSync(path.join(ROOT, module)), module).toBe(true);
-      expect(extension.settings?.fields).toEqual([expect.objectContaining({ key: "list_context", type: "single_line_text_field" })]);
+      expect(extension.settings?.fields).toEqual([
+        expect.objectContaining({ key: "list_context", type: "single_line_text_field" }),
+      ]);
     }
   });
 
@@ -66,7 +70,10 @@ describe("shopify.extension.toml", () => {
  */
 async function cliBundle(target: string, module: string, env: Record<string, string>): Promise<string> {
   const define = Object.fromEntries(
-    Object.entries({ NODE_ENV: "production", ...env }).map(([name, value]) => [`process.env.${name}`, JSON.stringify(value)]),
+    Object.entries({ NODE_ENV: "production", ...env }).map(([name, value]) => [
+      `process.env.${name}`,
+      JSON.stringify(value),
+    ]),
   );
   const result = await build({
     stdin: {
@@ -108,12 +115,17 @@ describe("the bundle, built as the CLI builds it and run as the platform runs it
     vi.unstubAllGlobals();
   });
 
-  test.each(toml.extensions.map((extension) => [extension.targeting[0]!.target, extension.targeting[0]!.module] as const))(
+  test.each(
+    toml.extensions.map((extension) => [extension.targeting[0]!.target, extension.targeting[0]!.module] as const),
+  )(
     "%s: calls the app at the URL SAVED_ITEMS_APP_URL had at build time, and renders what it answered",
     async (target, module) => {
       await runBundle(await cliBundle(target, module, { SAVED_ITEMS_APP_URL: "https://saved-items.example" }), target);
       await vi.waitFor(() => expect(service.to(LIST)).toHaveLength(1));
-      expect(service.requests.map((request) => request.url.origin)).toEqual(["https://saved-items.example", "https://saved-items.example"]);
+      expect(service.requests.map((request) => request.url.origin)).toEqual([
+        "https://saved-items.example",
+        "https://saved-items.example",
+      ]);
       await vi.waitFor(() => expect(document.body.textContent).toMatch(/Product 1|2 saved items/));
     },
   );

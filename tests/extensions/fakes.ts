@@ -72,7 +72,10 @@ export const LIST = "/api/customer-account/list";
 export const REMOVE = "/api/customer-account/remove";
 
 export function ok(data: unknown): Response {
-  return new Response(JSON.stringify({ ok: true, data }), { status: 200, headers: { "Content-Type": "application/json" } });
+  return new Response(JSON.stringify({ ok: true, data }), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
 }
 
 export function fail(status: number, code: string, retryable = false): Response {
@@ -97,7 +100,11 @@ export function grant(issuedAt: number, seconds = 300, expiresAtSkewMs = 0): Res
   });
 }
 
-export function page(ids: string[], hasNextPage = false, endCursor: string | null = ids.length ? `after-${ids.at(-1)}` : null): ListResult {
+export function page(
+  ids: string[],
+  hasNextPage = false,
+  endCursor: string | null = ids.length ? `after-${ids.at(-1)}` : null,
+): ListResult {
   return {
     items: ids.map((id) => ({
       id,

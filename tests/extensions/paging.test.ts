@@ -117,7 +117,9 @@ describe("pager", () => {
     expect(isEmpty(pager.state)).toBe(false);
     await pager.reload();
     expect(isEmpty(pager.state)).toBe(true);
-    expect(isEmpty(appendPage(INITIAL_PAGER_STATE, { items: [], pageInfo: { hasNextPage: true, endCursor: null } }))).toBe(false);
+    expect(
+      isEmpty(appendPage(INITIAL_PAGER_STATE, { items: [], pageInfo: { hasNextPage: true, endCursor: null } })),
+    ).toBe(false);
   });
 });
 
@@ -125,6 +127,13 @@ describe("countLabel (profile block)", () => {
   test("the first page's length, with + when more follow", () => {
     expect(countLabel(page([]))).toBe("0");
     expect(countLabel(page(["1", "2", "3"]))).toBe("3");
-    expect(countLabel(page(Array.from({ length: 50 }, (_, index) => String(index)), true))).toBe("50+");
+    expect(
+      countLabel(
+        page(
+          Array.from({ length: 50 }, (_, index) => String(index)),
+          true,
+        ),
+      ),
+    ).toBe("50+");
   });
 });

@@ -2,19 +2,7 @@ import { describe, expect, test } from "vitest";
 import { SavedItemsError } from "../../extensions/shared/errors";
 import { createSavedItemsClient } from "../../extensions/saved-items-account/src/lib/service-client";
 import { TOKEN_REFRESH_MARGIN_MS } from "../../extensions/saved-items-account/src/lib/service-token";
-import {
-  APP,
-  EXCHANGE,
-  FakeClock,
-  FakeService,
-  LIST,
-  REMOVE,
-  deferred,
-  fail,
-  grant,
-  ok,
-  page,
-} from "./fakes";
+import { APP, EXCHANGE, FakeClock, FakeService, LIST, REMOVE, deferred, fail, grant, ok, page } from "./fakes";
 
 /** A client on a fake service and a fake clock; jitter off (random = 1 gives the full delay). */
 function setup() {
@@ -30,7 +18,8 @@ function setup() {
     random: () => 1,
   });
   const exchanges = () => service.to(EXCHANGE).length;
-  const tokensUsed = () => service.requests.filter((r) => r.url.pathname !== EXCHANGE).map((r) => r.headers.get("authorization"));
+  const tokensUsed = () =>
+    service.requests.filter((r) => r.url.pathname !== EXCHANGE).map((r) => r.headers.get("authorization"));
   return { clock, service, client, exchanges, tokensUsed };
 }
 
@@ -160,7 +149,8 @@ describe("TOKEN_EXPIRED", () => {
     service
       .on(EXCHANGE, grant(clock.time), grant(clock.time))
       .on(LIST, (request) =>
-        request.headers.get("authorization") === service.requests.find((r) => r.url.pathname === LIST)!.headers.get("authorization")
+        request.headers.get("authorization") ===
+        service.requests.find((r) => r.url.pathname === LIST)!.headers.get("authorization")
           ? fail(401, "TOKEN_EXPIRED")
           : ok(page([])),
       );
@@ -231,7 +221,11 @@ describe("retry rules", () => {
 
     const missing = setup();
     missing.service.on(EXCHANGE, grant(missing.clock.time)).on(LIST, new Response("Not Found", { status: 404 }));
-    await expect(missing.client.list(LIST_QUERY)).rejects.toMatchObject({ code: "BAD_RESPONSE", status: 404, retryable: false });
+    await expect(missing.client.list(LIST_QUERY)).rejects.toMatchObject({
+      code: "BAD_RESPONSE",
+      status: 404,
+      retryable: false,
+    });
     expect(missing.clock.sleeps).toEqual([]);
   });
 
@@ -253,7 +247,13 @@ describe("remove", () => {
   test("POSTs only the item's identity as JSON", async () => {
     const { clock, service, client } = setup();
     service.on(EXCHANGE, grant(clock.time)).on(REMOVE, ok({ id: "gid://shopify/Metaobject/1", state: "removed" }));
-    const item = { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1", id: "x", status: "active" };
+    const item = {
+      context: "wishlist",
+      entityType: "product",
+      entityGid: "gid://shopify/Product/1",
+      id: "x",
+      status: "active",
+    };
 
     expect(await client.remove(item)).toEqual({ id: "gid://shopify/Metaobject/1", state: "removed" });
     const [request] = service.to(REMOVE);

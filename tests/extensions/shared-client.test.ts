@@ -13,7 +13,11 @@ const answering = (response: Response | Error) => async () => {
   return response;
 };
 const request = (response: Response | Error) => requestEnvelope(answering(response), "https://app.example/x", {});
-const rejection = (promise: Promise<unknown>) => promise.then(() => expect.fail("resolved"), (reason: unknown) => reason);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail("resolved"),
+    (reason: unknown) => reason,
+  );
 
 describe("requestEnvelope", () => {
   test("resolves to data of a success envelope", async () => {
@@ -24,8 +28,16 @@ describe("requestEnvelope", () => {
   test("an error envelope is the service's code, message, retryable flag and status", async () => {
     const reason = await rejection(request(fail(409, "DUPLICATE_SAVE")));
     expect(reason).toBeInstanceOf(SavedItemsError);
-    expect(reason).toMatchObject({ code: "DUPLICATE_SAVE", message: "DUPLICATE_SAVE happened", status: 409, retryable: false });
-    expect(await rejection(request(fail(429, "RATE_LIMITED", true)))).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+    expect(reason).toMatchObject({
+      code: "DUPLICATE_SAVE",
+      message: "DUPLICATE_SAVE happened",
+      status: 409,
+      retryable: false,
+    });
+    expect(await rejection(request(fail(429, "RATE_LIMITED", true)))).toMatchObject({
+      code: "RATE_LIMITED",
+      retryable: true,
+    });
   });
 
   test("no answer is NETWORK_ERROR, retryable, status 0", async () => {
@@ -42,11 +54,18 @@ describe("requestEnvelope", () => {
       status: 502,
       retryable: true,
     });
-    expect(await rejection(request(new Response("Not Found", { status: 404 })))).toMatchObject({ code: "BAD_RESPONSE", retryable: false });
+    expect(await rejection(request(new Response("Not Found", { status: 404 })))).toMatchObject({
+      code: "BAD_RESPONSE",
+      retryable: false,
+    });
     // JSON, but not the envelope: an error without its retryable flag is not trusted as one.
-    const halfEnvelope = new Response(JSON.stringify({ ok: false, error: { code: "X", message: "m" } }), { status: 500 });
+    const halfEnvelope = new Response(JSON.stringify({ ok: false, error: { code: "X", message: "m" } }), {
+      status: 500,
+    });
     expect(await rejection(request(halfEnvelope))).toMatchObject({ code: "BAD_RESPONSE", status: 500 });
-    expect(await rejection(request(new Response(JSON.stringify({ ok: true }), { status: 200 })))).toMatchObject({ code: "BAD_RESPONSE" });
+    expect(await rejection(request(new Response(JSON.stringify({ ok: true }), { status: 200 })))).toMatchObject({
+      code: "BAD_RESPONSE",
+    });
   });
 
   test("carries the Retry-After wait of an error answer", async () => {
@@ -94,7 +113,9 @@ describe("retry rules", () => {
 
   test("backoff doubles from the base, capped, with up to half of it as jitter", () => {
     const policy = { maxAttempts: 10, baseDelayMs: 500, maxDelayMs: 4_000 };
-    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelay(attempt, policy, () => 1))).toEqual([500, 1000, 2000, 4000, 4000]);
+    expect([1, 2, 3, 4, 5].map((attempt) => backoffDelay(attempt, policy, () => 1))).toEqual([
+      500, 1000, 2000, 4000, 4000,
+    ]);
     expect([1, 2, 3].map((attempt) => backoffDelay(attempt, policy, () => 0))).toEqual([250, 500, 1000]);
   });
 
@@ -144,13 +165,21 @@ describe("retry rules", () => {
     expect(clock.sleeps).toEqual([500, 1000]);
 
     const permanent = error(409, false);
-    expect(await rejection(withRetry(async () => Promise.reject(permanent), DEFAULT_RETRY_POLICY, { sleep: clock.sleep, random: () => 1 }))).toBe(permanent);
+    expect(
+      await rejection(
+        withRetry(async () => Promise.reject(permanent), DEFAULT_RETRY_POLICY, { sleep: clock.sleep, random: () => 1 }),
+      ),
+    ).toBe(permanent);
     expect(clock.sleeps).toHaveLength(2);
   });
 
   test("toSavedItemsError keeps the service's errors and wraps anything else as BAD_RESPONSE", () => {
     const known = error(500, true);
     expect(toSavedItemsError(known)).toBe(known);
-    expect(toSavedItemsError(new Error("boom"))).toMatchObject({ code: "BAD_RESPONSE", message: "boom", retryable: false });
+    expect(toSavedItemsError(new Error("boom"))).toMatchObject({
+      code: "BAD_RESPONSE",
+      message: "boom",
+      retryable: false,
+    });
   });
 });

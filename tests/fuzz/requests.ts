@@ -38,6 +38,7 @@ export function rawDirectRequest(path: string, call: RawCall): Request {
 
 function rawRequest(url: string, call: RawCall): Request {
   const headers = new Headers(call.headers);
-  if (call.body !== undefined && call.contentType !== null) headers.set("Content-Type", call.contentType ?? "application/json");
+  if (call.body !== undefined && call.contentType !== null)
+    headers.set("Content-Type", call.contentType ?? "application/json");
   return new Request(url, { method: call.method, headers, body: call.body });
 }

@@ -20,9 +20,11 @@ afterEach(() => vi.restoreAllMocks());
 describe("admin pages, loaded with a valid admin session", () => {
   test("a request without a session token never reaches the loader's data", async () => {
     const shop = await givenShop();
-    const response = await homeLoader({ request: new Request(`${TEST_ENV.SHOPIFY_APP_URL}/app?shop=${shop}`), params: {}, context: {} }).catch(
-      (thrown: unknown) => thrown,
-    );
+    const response = await homeLoader({
+      request: new Request(`${TEST_ENV.SHOPIFY_APP_URL}/app?shop=${shop}`),
+      params: {},
+      context: {},
+    }).catch((thrown: unknown) => thrown);
     expect(response).toBeInstanceOf(Response);
     expect((response as Response).status).toBe(302);
   });
@@ -30,7 +32,11 @@ describe("admin pages, loaded with a valid admin session", () => {
   test("the app frame: API key for App Bridge and the refreshed plan", async () => {
     const shop = await givenShop({ plan: "free" });
     emulator.setPlan(shop, "starter");
-    expect(await loadAdmin(appLoader, "/app", shop)).toEqual({ apiKey: TEST_ENV.SHOPIFY_API_KEY, shop, plan: "starter" });
+    expect(await loadAdmin(appLoader, "/app", shop)).toEqual({
+      apiKey: TEST_ENV.SHOPIFY_API_KEY,
+      shop,
+      plan: "starter",
+    });
   });
 
   test("Home: the plan and what it includes, this month's usage against the budget, when it resets, the channels", async () => {
@@ -49,9 +55,19 @@ describe("admin pages, loaded with a valid admin session", () => {
         monthlyRequests: 50_000,
         maxBatchOperations: 50,
         channels: ["online-store", "customer-account"],
-        features: ["50,000 requests a month", "Batch requests of up to 50 operations", "Channels: Online Store, Customer account"],
+        features: [
+          "50,000 requests a month",
+          "Batch requests of up to 50 operations",
+          "Channels: Online Store, Customer account",
+        ],
       },
-      usage: { period: "2026-11", used: 12_345, budget: 50_000, percentUsed: 24.7, resetsAt: "2026-12-01T00:00:00.000Z" },
+      usage: {
+        period: "2026-11",
+        used: 12_345,
+        budget: 50_000,
+        percentUsed: 24.7,
+        resetsAt: "2026-12-01T00:00:00.000Z",
+      },
       channels: [
         { channel: "online-store", label: "Online Store", enabled: true, requiredPlan: "Free" },
         { channel: "customer-account", label: "Customer account", enabled: true, requiredPlan: "Pro" },
@@ -63,12 +79,16 @@ describe("admin pages, loaded with a valid admin session", () => {
   test("Home shows the plan the shop pays for now, and a spent budget as 100%", async () => {
     const shop = await givenShop({ plan: "scale" });
     emulator.setPlan(shop, "free");
-    await db.usageCounter.create({ data: { shopDomain: shop, period: new Date().toISOString().slice(0, 7), count: 500 } });
+    await db.usageCounter.create({
+      data: { shopDomain: shop, period: new Date().toISOString().slice(0, 7), count: 500 },
+    });
     const home = await loadAdmin(homeLoader, "/app", shop);
     expect(home.plan.key).toBe("free");
     expect(home.plan.features[1]).toBe("Batch requests: not included");
     expect(home.usage).toMatchObject({ used: 500, budget: 500, percentUsed: 100 });
-    expect(home.channels.filter((channel) => channel.enabled).map((channel) => channel.channel)).toEqual(["online-store"]);
+    expect(home.channels.filter((channel) => channel.enabled).map((channel) => channel.channel)).toEqual([
+      "online-store",
+    ]);
   });
 
   test("Plans: the four plans side by side from PLANS, each with an upgrade or downgrade to the platform's plan page", async () => {
@@ -94,7 +114,9 @@ describe("admin pages, loaded with a valid admin session", () => {
   });
 
   test("the plan page is addressed by the app handle of shopify.app.toml", () => {
-    const toml = parse(readFileSync(path.resolve(import.meta.dirname, "../../shopify.app.toml"), "utf8")) as { handle: string };
+    const toml = parse(readFileSync(path.resolve(import.meta.dirname, "../../shopify.app.toml"), "utf8")) as {
+      handle: string;
+    };
     expect(APP_HANDLE).toBe(toml.handle);
   });
 

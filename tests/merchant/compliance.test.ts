@@ -1,7 +1,7 @@
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
-import { afterAuth, sessionStorage } from "~/shopify.server";
+import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, reinstall } from "../support/admin";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
@@ -25,7 +25,11 @@ async function givenSavedItems(shop: string) {
       const saved = await callProxy("/proxy/api/save", {
         shop,
         customerId,
-        body: aSaveRequest({ context, entityGid: `gid://shopify/Product/${product}`, snapshot: { title: `P${product}` } }),
+        body: aSaveRequest({
+          context,
+          entityGid: `gid://shopify/Product/${product}`,
+          snapshot: { title: `P${product}` },
+        }),
       });
       expect(saved.status).toBe(200);
     }
@@ -47,7 +51,12 @@ const owners = (shop: string, type: string) =>
 const redact = (shop: string, customerId: string) =>
   deliverWebhook("customers/redact", {
     shop,
-    payload: { shop_id: 1, shop_domain: shop, customer: { id: Number(customerId), email: "x@example.com" }, orders_to_redact: [] },
+    payload: {
+      shop_id: 1,
+      shop_domain: shop,
+      customer: { id: Number(customerId), email: "x@example.com" },
+      orders_to_redact: [],
+    },
   });
 
 describe("customers/redact", () => {
@@ -58,7 +67,9 @@ describe("customers/redact", () => {
     await givenSavedItems(other);
     expect(owners(shop, "$app:save_item")).toEqual([...Array(3).fill(gid(ALICE)), ...Array(3).fill(gid(BOB))]);
     expect(owners(shop, "$app:save_list")).toEqual([gid(ALICE), gid(ALICE), gid(BOB), gid(BOB)]);
-    const bobItemsBefore = emulator.metaobjects(shop, "$app:save_item").filter((e) => e.fields.customer_id === gid(BOB));
+    const bobItemsBefore = emulator
+      .metaobjects(shop, "$app:save_item")
+      .filter((e) => e.fields.customer_id === gid(BOB));
 
     const response = await redact(shop, ALICE);
 
@@ -157,7 +168,6 @@ describe("customers/redact", () => {
   test("while the app is uninstalled it is recorded, and carried out on reinstall", async () => {
     const shop = await givenShop({ plan: "pro", customers });
     await givenSavedItems(shop);
-    const { accessToken } = (await sessionStorage.loadSession(`offline_${shop}`))!;
     await deliverWebhook("app/uninstalled", { shop });
     vi.spyOn(console, "info").mockImplementation(() => {});
 
@@ -197,9 +207,7 @@ describe("customers/data_request", () => {
     expect(record).toMatchObject({ shop, customerId: gid(ALICE), dataRequestId: "77", appInstalled: true });
     expect(record.lists.map((list: { context: string }) => list.context).sort()).toEqual(["gifts", "wishlist"]);
     expect(
-      record.items
-        .map((item: any) => `${item.context} ${item.entityGid} ${item.status} ${item.snapshot.title}`)
-        .sort(),
+      record.items.map((item: any) => `${item.context} ${item.entityGid} ${item.status} ${item.snapshot.title}`).sort(),
     ).toEqual([
       "gifts gid://shopify/Product/3 active P3",
       "wishlist gid://shopify/Product/1 active P1",
@@ -260,7 +268,9 @@ describe("shop/redact", () => {
     expect(await db.shop.findUnique({ where: { domain: kept } })).not.toBeNull();
     expect(await db.usageCounter.count({ where: { shopDomain: kept } })).toBe(1);
     // Idempotent.
-    expect((await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } })).status).toBe(200);
+    expect((await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } })).status).toBe(
+      200,
+    );
   });
 
   test("a shop that has reinstalled since is left alone", async () => {

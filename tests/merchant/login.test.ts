@@ -7,7 +7,10 @@ import { TEST_ENV } from "../setup/test-env";
 const APP = TEST_ENV.SHOPIFY_APP_URL;
 
 /** Runs a loader or action as Remix would; a Response it throws (a redirect) is returned. */
-async function run<T>(handler: (args: { request: Request; params: {}; context: {} }) => Promise<T>, request: Request) {
+async function run<T>(
+  handler: (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<T>,
+  request: Request,
+) {
   try {
     return await handler({ request, params: {}, context: {} });
   } catch (thrown) {
@@ -71,11 +74,32 @@ describe("POST /auth/login", () => {
   });
 
   test.each([
-    ["a JSON body", new Request(`${APP}/auth/login`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"shop":"demo"}' })],
+    [
+      "a JSON body",
+      new Request(`${APP}/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"shop":"demo"}',
+      }),
+    ],
     ["no body", new Request(`${APP}/auth/login`, { method: "POST" })],
-    ["a multipart body", new Request(`${APP}/auth/login`, { method: "POST", headers: { "Content-Type": "multipart/form-data; boundary=x" }, body: "--x--" })],
+    [
+      "a multipart body",
+      new Request(`${APP}/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "multipart/form-data; boundary=x" },
+        body: "--x--",
+      }),
+    ],
     ["a form of 1 MB", form({ shop: "demo", pad: "x".repeat(1024 * 1024) })],
-    ["invalid UTF-8", new Request(`${APP}/auth/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: Buffer.from([0x73, 0x68, 0x6f, 0x70, 0x3d, 0xc3, 0x28]) })],
+    [
+      "invalid UTF-8",
+      new Request(`${APP}/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: Buffer.from([0x73, 0x68, 0x6f, 0x70, 0x3d, 0xc3, 0x28]),
+      }),
+    ],
   ])("%s is answered with the form, never a 500", async (_name, request) => {
     expect(await run(loginAction, request)).toEqual({ errors: { shop: "Enter your shop domain to log in" } });
   });

@@ -10,9 +10,9 @@ const subscription = (name: string, planHandle: string | null, status = "ACTIVE"
 describe("which plan a shop's subscriptions pay for", () => {
   test("no active subscription is Free", () => {
     expect(planKeyFromSubscriptions([])).toBe("free");
-    expect(planKeyFromSubscriptions([subscription("Pro", "pro", "CANCELLED"), subscription("Scale", "scale", "PENDING")])).toBe(
-      "free",
-    );
+    expect(
+      planKeyFromSubscriptions([subscription("Pro", "pro", "CANCELLED"), subscription("Scale", "scale", "PENDING")]),
+    ).toBe("free");
   });
 
   test("the plan handle wins over the name, which may be renamed in the Partner Dashboard", () => {

@@ -74,7 +74,10 @@ describe("app_subscriptions/update when the platform cannot be asked", () => {
     // A plan change ends the old subscription; its webhook may arrive after the new one's.
     await deliverWebhook("app_subscriptions/update", { shop, payload: subscriptionUpdate("starter", "CANCELLED") });
     expect(await planOnRecord(shop)).toBe("pro");
-    const response = await deliverWebhook("app_subscriptions/update", { shop, payload: subscriptionUpdate("pro", "CANCELLED") });
+    const response = await deliverWebhook("app_subscriptions/update", {
+      shop,
+      payload: subscriptionUpdate("pro", "CANCELLED"),
+    });
     expect(await response.json()).toEqual({ plan: "free", source: "payload" });
     expect(await planOnRecord(shop)).toBe("free");
   });

@@ -10,14 +10,27 @@ let sandbox: RunningSandbox;
 let target: AppTarget;
 beforeAll(async () => {
   sandbox = await startSandbox();
-  target = { baseUrl: sandbox.url, apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY, apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET };
+  target = {
+    baseUrl: sandbox.url,
+    apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
+    apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
+  };
 }, 180_000);
 afterAll(async () => {
   await sandbox?.stop();
 });
 
-const proxy = async (path: string, shop: string, customer: string, init: { query?: Record<string, string>; body?: unknown } = {}) => {
-  const url = signedProxyUrl(sandbox.url, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop, customerId: customer, query: init.query });
+const proxy = async (
+  path: string,
+  shop: string,
+  customer: string,
+  init: { query?: Record<string, string>; body?: unknown } = {},
+) => {
+  const url = signedProxyUrl(sandbox.url, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
+    shop,
+    customerId: customer,
+    query: init.query,
+  });
   const response = await fetch(url, {
     method: init.body === undefined ? "GET" : "POST",
     headers: { "Content-Type": "application/json" },
@@ -31,7 +44,9 @@ const deliver = (topic: string, shop: string, payload: unknown, secret = SANDBOX
 
 const item = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid, source: "sandbox-test" });
 // The library answers bot user agents (Node's fetch is one) with 410 before authenticating.
-const BROWSER = { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36" };
+const BROWSER = {
+  "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+};
 
 describe("the sandbox, over real HTTP", () => {
   test("the admin home renders the seeded plan, read from the emulated subscription", async () => {
@@ -53,8 +68,12 @@ describe("the sandbox, over real HTTP", () => {
 
   test("customers/redact removes that customer's saved items, as the proxy then shows", async () => {
     const shop = "demo.myshopify.com";
-    expect((await proxy("/proxy/api/save", shop, "1001", { body: item("gid://shopify/Product/900") })).status).toBe(200);
-    expect((await proxy("/proxy/api/save", shop, "1002", { body: item("gid://shopify/Product/901") })).status).toBe(200);
+    expect((await proxy("/proxy/api/save", shop, "1001", { body: item("gid://shopify/Product/900") })).status).toBe(
+      200,
+    );
+    expect((await proxy("/proxy/api/save", shop, "1002", { body: item("gid://shopify/Product/901") })).status).toBe(
+      200,
+    );
     expect((await deliver("customers/redact", shop, { customer: { id: 1001 } }, "wrong-secret")).status).toBe(401);
 
     const response = await deliver("customers/redact", shop, { shop_domain: shop, customer: { id: 1001 } });
@@ -63,7 +82,9 @@ describe("the sandbox, over real HTTP", () => {
     const alice = await proxy("/proxy/api/list", shop, "1001", { query: { context: "wishlist" } });
     expect(alice.body.data.items).toEqual([]);
     const bob = await proxy("/proxy/api/list", shop, "1002", { query: { context: "wishlist" } });
-    expect(bob.body.data.items.map((entry: { entityGid: string }) => entry.entityGid)).toContain("gid://shopify/Product/901");
+    expect(bob.body.data.items.map((entry: { entityGid: string }) => entry.entityGid)).toContain(
+      "gid://shopify/Product/901",
+    );
   });
 
   test("app/uninstalled makes the proxy answer SHOP_NOT_INSTALLED", async () => {

@@ -26,7 +26,10 @@ const adminUrl = async (pagePath: string) =>
       new Request(new URL(pagePath, sandbox.url)),
     )
   ).url;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || undefined, args: ["--no-sandbox"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || undefined,
+  args: ["--no-sandbox"],
+});
 try {
   // A little usage, so Home's progress bar has something to show.
   for (const id of [1, 2, 3]) {
@@ -37,7 +40,12 @@ try {
     await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ context: "wishlist", entityType: "product", entityGid: `gid://shopify/Product/${id}`, source: "screenshot" }),
+      body: JSON.stringify({
+        context: "wishlist",
+        entityType: "product",
+        entityGid: `gid://shopify/Product/${id}`,
+        source: "screenshot",
+      }),
     });
   }
   // The library refuses bot user agents, and headless Chromium announces itself as one.

@@ -78,7 +78,9 @@ describe("GET /api/openapi.json", () => {
 describe("the document", () => {
   test("is a valid OpenAPI 3.1 document", async () => {
     const validator = new Validator();
-    const result = await validator.validate(structuredClone(getOpenApiDocument()) as unknown as Record<string, unknown>);
+    const result = await validator.validate(
+      structuredClone(getOpenApiDocument()) as unknown as Record<string, unknown>,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
@@ -111,16 +113,24 @@ describe("the document", () => {
   test("each namespace serves its operations through one param route, and an unknown name is NOT_FOUND 404", async () => {
     for (const channel of DIRECT_CHANNELS) {
       expect(routeFiles().get(`${OPERATION_NAMESPACES[channel]}/:operation`)).toMatch(/\.\$operation\.ts$/);
-      const response = await sendToApp(directRequest(`${OPERATION_NAMESPACES[channel]}/no-such-operation`, { method: "GET" }));
+      const response = await sendToApp(
+        directRequest(`${OPERATION_NAMESPACES[channel]}/no-such-operation`, { method: "GET" }),
+      );
       expect(response.status).toBe(404);
-      expect((await response.json()).error).toEqual({ code: "NOT_FOUND", message: expect.any(String), retryable: false });
+      expect((await response.json()).error).toEqual({
+        code: "NOT_FOUND",
+        message: expect.any(String),
+        retryable: false,
+      });
     }
   });
 
   // The method is read from the route itself: the documented one gets past the method check,
   // any other is VALIDATION_ERROR 405.
   test.each([...directRouteUrls().keys()])("%s is documented with the method the route accepts", async (route) => {
-    const methods = documentedOperations().filter((operation) => operation.path === route).map((operation) => operation.method);
+    const methods = documentedOperations()
+      .filter((operation) => operation.path === route)
+      .map((operation) => operation.method);
     expect(methods).toHaveLength(1);
     for (const method of ["GET", "POST"]) {
       const response = await sendToApp(directRequest(route, { method }));
@@ -128,7 +138,10 @@ describe("the document", () => {
       if (method.toLowerCase() === methods[0]) {
         expect(response.status, `${method} ${route}`).not.toBe(405);
       } else {
-        expect({ status: response.status, code: body.error.code }, `${method} ${route}`).toEqual({ status: 405, code: "VALIDATION_ERROR" });
+        expect({ status: response.status, code: body.error.code }, `${method} ${route}`).toEqual({
+          status: 405,
+          code: "VALIDATION_ERROR",
+        });
       }
     }
   });
@@ -142,14 +155,20 @@ describe("the document", () => {
       } else {
         expect(operation.parameters, route).toBeUndefined();
         if (route === "/api/customer-account/auth/exchange") expect(operation.requestBody).toBeUndefined();
-        else expect(operation.requestBody?.content["application/json"].schema.$ref, route).toMatch(/^#\/components\/schemas\//);
+        else
+          expect(operation.requestBody?.content["application/json"].schema.$ref, route).toMatch(
+            /^#\/components\/schemas\//,
+          );
       }
     }
   });
 
   test("operations take the service token; the exchanges take the session token or nothing", () => {
     const document = getOpenApiDocument();
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(["customerAccountSessionToken", "serviceToken"]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      "customerAccountSessionToken",
+      "serviceToken",
+    ]);
     for (const { path: route, method } of documentedOperations()) {
       const { security } = document.paths[route]![method]!;
       const expected =
@@ -192,8 +211,11 @@ describe("the document", () => {
 describe("error codes in the document", () => {
   const document = () => getOpenApiDocument();
   const envelopeCodes = () =>
-    (document().components.schemas.ErrorEnvelope as { properties: { error: { properties: { code: { enum: string[] } } } } })
-      .properties.error.properties.code.enum;
+    (
+      document().components.schemas.ErrorEnvelope as {
+        properties: { error: { properties: { code: { enum: string[] } } } };
+      }
+    ).properties.error.properties.code.enum;
 
   /** code → statuses at which some documented operation lists it. */
   function listedCodes(): Map<string, Set<number>> {
@@ -234,7 +256,9 @@ describe("error codes in the document", () => {
     expect(PROXY_ONLY_ERROR_CODES).toEqual(["INVALID_PROXY_SIGNATURE"]);
     const listed = listedCodes();
     for (const code of PROXY_ONLY_ERROR_CODES) expect(listed.has(code)).toBe(false);
-    const expected = Object.keys(ERROR_CODES).filter((code) => !(PROXY_ONLY_ERROR_CODES as readonly string[]).includes(code));
+    const expected = Object.keys(ERROR_CODES).filter(
+      (code) => !(PROXY_ONLY_ERROR_CODES as readonly string[]).includes(code),
+    );
     expect(envelopeCodes()).toEqual(expected);
     const routed = expected.filter((code) => !(UNROUTED_ERROR_CODES as readonly string[]).includes(code));
     expect([...listed.keys()].sort()).toEqual(routed.sort());

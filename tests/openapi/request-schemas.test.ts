@@ -21,8 +21,14 @@ const NAMESPACES = ["headless", "customer-account"] as const;
 
 const SAVE_BODIES: Sample[] = [
   ok("the fixture save request", aSaveRequest()),
-  ok("with a snapshot", aSaveRequest({ snapshot: { title: "Boots", image: "https://cdn.example/boots.png", price: "10.00" } })),
-  ok("a variant in another list", aSaveRequest({ entityType: "variant", entityGid: "gid://shopify/ProductVariant/7", context: "gifts" })),
+  ok(
+    "with a snapshot",
+    aSaveRequest({ snapshot: { title: "Boots", image: "https://cdn.example/boots.png", price: "10.00" } }),
+  ),
+  ok(
+    "a variant in another list",
+    aSaveRequest({ entityType: "variant", entityGid: "gid://shopify/ProductVariant/7", context: "gifts" }),
+  ),
   bad("an unknown entity type", aSaveRequest({ entityType: "widget" })),
   bad("an empty context", aSaveRequest({ context: "" })),
   bad("a context longer than 255", aSaveRequest({ context: "x".repeat(256) })),
@@ -59,7 +65,9 @@ const BATCH_BODIES: Sample[] = [
   bad("51 operations", batchOf(51)),
   bad("no operations", { operations: [] }),
   bad("an unknown action", { operations: [{ action: "delete", ...anIdentity() }] }),
-  bad("an operation without context", { operations: [{ action: "save", entityType: "product", entityGid: "gid://shopify/Product/1" }] }),
+  bad("an operation without context", {
+    operations: [{ action: "save", entityType: "product", entityGid: "gid://shopify/Product/1" }],
+  }),
   bad("no operations field", {}),
 ];
 

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import db from "~/db.server";
 import { DIRECT_ROUTES, resolveError, type DocumentedRoute } from "~/edge/openapi/direct-routes";
 import { PLANS } from "~/services/plans";
 import { DEMO_SHOP, givenShop, setMonthlyUsage } from "../support/app";
@@ -62,7 +61,6 @@ function expectEveryDocumentedCodeSeen(route: DocumentedRoute, seen: Set<string>
   expect([...seen].filter((code) => documented.has(code)).sort(), route.path).toEqual(expected);
 }
 
-
 const operationRoutes = DIRECT_ROUTES.filter((route) => !route.path.endsWith("/auth/exchange"));
 
 describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
@@ -79,7 +77,9 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
         return { method: "GET", token, query: { ...query, ...(overrides as Record<string, string>) } };
       }
       const body =
-        name === "batch" ? { operations: [{ action: "save", ...aSaveRequest(overrides) }] } : { ...aSaveRequest(), ...overrides };
+        name === "batch"
+          ? { operations: [{ action: "save", ...aSaveRequest(overrides) }] }
+          : { ...aSaveRequest(), ...overrides };
       return { method: "POST", token, body };
     }
 
@@ -106,7 +106,9 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
           expect((await send(validCall(token))).body.data).toMatchObject({ state: "active" });
           break;
         case "remove":
-          expect((await send({ method: "POST", token, body: anIdentity() })).body.data).toMatchObject({ state: "removed" });
+          expect((await send({ method: "POST", token, body: anIdentity() })).body.data).toMatchObject({
+            state: "removed",
+          });
           await send({ method: "POST", token, body: anIdentity({ entityGid: "gid://shopify/Product/404" }) }); // ITEM_NOT_FOUND
           break;
         case "batch": {
@@ -121,7 +123,10 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
         }
         case "list": {
           const result = await send(validCall(token));
-          expect(result.body.data.items[0]).toMatchObject({ snapshot: { title: "Boots" }, savedAt: expect.any(String) });
+          expect(result.body.data.items[0]).toMatchObject({
+            snapshot: { title: "Boots" },
+            savedAt: expect.any(String),
+          });
           await send(validCall(token, { limit: "1" }));
           await send(validCall(token, { cursor: "not-a-cursor" })); // VALIDATION_ERROR
           break;
@@ -137,7 +142,10 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
       await send({ ...validCall(token), token: undefined });
       await send({ ...validCall(token), authorization: "Bearer not-a-token" });
       const now = Math.floor(Date.now() / 1000);
-      await send({ ...validCall(token), token: await signHs256(serviceClaims({ channel, iat: now - 400, exp: now - 100 })) });
+      await send({
+        ...validCall(token),
+        token: await signHs256(serviceClaims({ channel, iat: now - 400, exp: now - 100 })),
+      });
       await send({ ...validCall(token), token: await aServiceToken({ channel: otherChannel }) });
       await send({ ...validCall(token), token: await aServiceToken({ channel, shop: UNINSTALLED_SHOP }) });
       await send({ ...validCall(token), token: await aServiceToken({ channel, shop: STARTER_SHOP }) });
@@ -177,7 +185,10 @@ describe("POST /api/headless/auth/exchange answers only as documented", () => {
       storefrontAccessToken: STOREFRONT_TOKEN,
     };
 
-    expect((await send({ method: "POST", body: modern })).body.data).toMatchObject({ channel: "headless", expiresInSeconds: 300 });
+    expect((await send({ method: "POST", body: modern })).body.data).toMatchObject({
+      channel: "headless",
+      expiresInSeconds: 300,
+    });
     expect((await send({ method: "POST", body: legacy })).status).toBe(200);
 
     await send({ method: "GET" });
@@ -189,7 +200,8 @@ describe("POST /api/headless/auth/exchange answers only as documented", () => {
     await send({ method: "POST", body: { ...modern, customerAccountAccessToken: "not-a-token" } });
     await send({ method: "POST", body: { ...legacy, storefrontCustomerAccessToken: "not-a-token" } });
     // Failures in a row from one address for one shop: then the address must wait (RATE_LIMITED).
-    for (let attempt = 0; attempt < 11; attempt++) await send({ method: "POST", body: { ...modern, customerAccountAccessToken: "x" } });
+    for (let attempt = 0; attempt < 11; attempt++)
+      await send({ method: "POST", body: { ...modern, customerAccountAccessToken: "x" } });
 
     expectEveryDocumentedCodeSeen(route, seen);
   });
@@ -205,7 +217,10 @@ describe("POST /api/customer-account/auth/exchange answers only as documented", 
     const exchange = async (sessionToken: string | null) =>
       send({ method: "POST", authorization: sessionToken === null ? null : `Bearer ${sessionToken}` });
 
-    expect((await exchange(await aSessionToken())).body.data).toMatchObject({ channel: "customer-account", shop: DEMO_SHOP });
+    expect((await exchange(await aSessionToken())).body.data).toMatchObject({
+      channel: "customer-account",
+      shop: DEMO_SHOP,
+    });
 
     await send({ method: "GET", authorization: `Bearer ${await aSessionToken()}` });
     await exchange(null);

@@ -7,7 +7,9 @@ import { getOpenApiDocument, type OperationObject } from "~/edge/openapi/documen
  * validator itself runs on (ajv's 2020-12 dialect plus ajv-formats, both dependencies of
  * @seriousme/openapi-schema-validator), resolved from that package so the two never diverge.
  */
-const requireFromValidator = createRequire(createRequire(import.meta.url).resolve("@seriousme/openapi-schema-validator"));
+const requireFromValidator = createRequire(
+  createRequire(import.meta.url).resolve("@seriousme/openapi-schema-validator"),
+);
 
 interface ValidateFunction {
   (data: unknown): boolean;
@@ -102,12 +104,22 @@ export function acceptsQuery(path: string, method: string, query: Record<string,
  * Asserts that a response is one the document describes for the operation: its status is listed
  * and its body satisfies the schema given for that status. Returns the error code, if any.
  */
-export function expectDocumentedResponse(path: string, method: string, status: number, body: unknown): string | undefined {
+export function expectDocumentedResponse(
+  path: string,
+  method: string,
+  status: number,
+  body: unknown,
+): string | undefined {
   const responses = operationOf(path, method).responses;
-  expect(Object.keys(responses), `${method} ${path} answered ${status} ${JSON.stringify(body)}`).toContain(String(status));
+  expect(Object.keys(responses), `${method} ${path} answered ${status} ${JSON.stringify(body)}`).toContain(
+    String(status),
+  );
   const validate = validatorFor(responses[String(status)]!.content["application/json"].schema);
   const valid = validate(body);
-  expect(valid, `${method} ${path} ${status}: ${JSON.stringify(body)} does not match: ${JSON.stringify(validate.errors)}`).toBe(true);
+  expect(
+    valid,
+    `${method} ${path} ${status}: ${JSON.stringify(body)} does not match: ${JSON.stringify(validate.errors)}`,
+  ).toBe(true);
   const error = (body as { error?: { code?: string } } | null)?.error;
   return error?.code;
 }

@@ -19,7 +19,12 @@ describe("monthly request budget (§8)", () => {
     await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
     await callProxy("/proxy/api/batch", {
-      body: { operations: [{ action: "toggle", ...identityQuery() }, { action: "save", ...identityQuery({ context: "b" }) }] },
+      body: {
+        operations: [
+          { action: "toggle", ...identityQuery() },
+          { action: "save", ...identityQuery({ context: "b" }) },
+        ],
+      },
     });
     await callProxy("/proxy/api/save", { body: aSaveRequest(), secret: "wrong" });
     await callProxy("/proxy/api/save", { body: aSaveRequest(), customerId: "" });
@@ -64,8 +69,12 @@ describe("monthly request budget (§8)", () => {
   test("a process takes the budget in blocks: no database write per request", async () => {
     const shop = await givenShop({ plan: "pro" });
     const blocks = async () =>
-      ((await metricsRegistry.getSingleMetric("quota_blocks_taken_total")!.get()).values as { labels: { quota: string }; value: number }[])
-        .map(({ labels, value }) => [labels.quota, value] as const);
+      (
+        (await metricsRegistry.getSingleMetric("quota_blocks_taken_total")!.get()).values as {
+          labels: { quota: string };
+          value: number;
+        }[]
+      ).map(({ labels, value }) => [labels.quota, value] as const);
     const before = Object.fromEntries(await blocks());
     for (let index = 0; index < 30; index++) await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     const taken = Object.fromEntries((await blocks()).map(([quota, value]) => [quota, value - (before[quota] ?? 0)]));
@@ -118,7 +127,10 @@ describe("retryable failures are free", () => {
     emulator.injectFault({ kind: "http500", api: "admin" });
     expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(502);
     expect(await monthlyUsage(shop)).toBe(0);
-    expect((await callProxy("/proxy/api/remove", { body: identityQuery({ entityGid: "gid://shopify/Product/404" }) })).status).toBe(404);
+    expect(
+      (await callProxy("/proxy/api/remove", { body: identityQuery({ entityGid: "gid://shopify/Product/404" }) }))
+        .status,
+    ).toBe(404);
     expect(await monthlyUsage(shop)).toBe(1);
   });
 });

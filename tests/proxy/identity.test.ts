@@ -17,16 +17,27 @@ const ROUTES = [
   ["GET", "/proxy/api/is-saved"],
 ] as const;
 
-const invalidSignature = { ok: false, error: { code: "INVALID_PROXY_SIGNATURE", message: expect.any(String), retryable: false } };
+const invalidSignature = {
+  ok: false,
+  error: { code: "INVALID_PROXY_SIGNATURE", message: expect.any(String), retryable: false },
+};
 
 describe("§5.1 app proxy identity", () => {
-  test.each(ROUTES)("%s %s with a signature made with another secret is INVALID_PROXY_SIGNATURE 401", async (method, path) => {
-    await givenShop();
-    const body = method === "POST" ? aSaveRequest() : undefined;
-    const result = await callProxy(path, { method, body, secret: "not-the-app-secret", query: { context: "wishlist" } });
-    expect(result).toEqual({ status: 401, body: invalidSignature });
-    expect(emulator.countRequests()).toBe(0);
-  });
+  test.each(ROUTES)(
+    "%s %s with a signature made with another secret is INVALID_PROXY_SIGNATURE 401",
+    async (method, path) => {
+      await givenShop();
+      const body = method === "POST" ? aSaveRequest() : undefined;
+      const result = await callProxy(path, {
+        method,
+        body,
+        secret: "not-the-app-secret",
+        query: { context: "wishlist" },
+      });
+      expect(result).toEqual({ status: 401, body: invalidSignature });
+      expect(emulator.countRequests()).toBe(0);
+    },
+  );
 
   test("a signature older than 90 seconds is refused", async () => {
     await givenShop();
@@ -39,7 +50,9 @@ describe("§5.1 app proxy identity", () => {
 
   test("a request with no signature, or with a parameter changed after signing, is refused", async () => {
     await givenShop();
-    const unsigned = new Request(`${APP_URL}/proxy/api/list?shop=demo.myshopify.com&logged_in_customer_id=1001&context=w`);
+    const unsigned = new Request(
+      `${APP_URL}/proxy/api/list?shop=demo.myshopify.com&logged_in_customer_id=1001&context=w`,
+    );
     expect((await sendToApp(unsigned)).status).toBe(401);
 
     const url = new URL(`${APP_URL}/proxy/api/list`);
@@ -49,7 +62,8 @@ describe("§5.1 app proxy identity", () => {
       logged_in_customer_id: "1001",
       path_prefix: "/apps/saved-items",
       timestamp: String(Math.floor(Date.now() / 1000)),
-    })) url.searchParams.set(key, value);
+    }))
+      url.searchParams.set(key, value);
     url.searchParams.set("signature", signProxyParameters(url.searchParams, TEST_ENV.SHOPIFY_API_SECRET));
     url.searchParams.set("logged_in_customer_id", "2002");
     const response = await sendToApp(new Request(url));
@@ -63,7 +77,11 @@ describe("§5.1 app proxy identity", () => {
       `${APP_URL}/proxy/api/list?context=wishlist&logged_in_customer_id=1001&path_prefix=%2Fapps%2Fsaved-items&extra=a%20b`,
     );
     const signedByLibrary = await setUpValidRequest(
-      { type: RequestType.Public, store: DEMO_SHOP.replace(".myshopify.com", ""), apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET },
+      {
+        type: RequestType.Public,
+        store: DEMO_SHOP.replace(".myshopify.com", ""),
+        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
+      },
       unsigned,
     );
     expect((await sendToApp(signedByLibrary)).status).toBe(200);

@@ -38,17 +38,28 @@ describe("a platform that hangs", () => {
     expect(succeeded).toBe(firstRequestItems);
     expect(failed).toBe(50 - firstRequestItems);
     for (const [index, result] of results.entries()) {
-      if (index < firstRequestItems) expect(result).toEqual({ ok: true, result: { id: expect.any(String), state: "active" } });
+      if (index < firstRequestItems)
+        expect(result).toEqual({ ok: true, result: { id: expect.any(String), state: "active" } });
       else expect(result).toMatchObject({ ok: false, code: "PLATFORM_UPSTREAM_ERROR", retryable: true });
     }
     // What each result says is what the platform holds.
-    const saved = new Set(emulator.metaobjects("demo.myshopify.com", "$app:save_item").map((entry) => entry.fields.entity_gid));
-    operations.forEach((operation, index) => expect(saved.has(operation.entityGid), operation.entityGid).toBe(index < firstRequestItems));
+    const saved = new Set(
+      emulator.metaobjects("demo.myshopify.com", "$app:save_item").map((entry) => entry.fields.entity_gid),
+    );
+    operations.forEach((operation, index) =>
+      expect(saved.has(operation.entityGid), operation.entityGid).toBe(index < firstRequestItems),
+    );
     // The failed ones can be retried: their state is read again and they are saved.
     emulator.clearRequests();
     const retry = await callProxy("/proxy/api/batch", { body: { operations: operations.slice(firstRequestItems) } });
     expect(retry.body.data).toMatchObject({ succeeded: 50 - firstRequestItems, failed: 0 });
-    expect((await callProxy("/proxy/api/is-saved", { query: anIdentity({ context: "list-49", entityGid: "gid://shopify/Product/9049" }) })).body.data).toEqual({
+    expect(
+      (
+        await callProxy("/proxy/api/is-saved", {
+          query: anIdentity({ context: "list-49", entityGid: "gid://shopify/Product/9049" }),
+        })
+      ).body.data,
+    ).toEqual({
       saved: true,
     });
   }, 30_000);

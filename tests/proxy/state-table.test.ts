@@ -134,9 +134,9 @@ describe("customers are isolated", () => {
     expect(await callProxy("/proxy/api/is-saved", { query: identityQuery(), customerId: "2002" })).toMatchObject({
       body: { data: { saved: false } },
     });
-    expect(
-      await callProxy("/proxy/api/list", { query: { context: "wishlist" }, customerId: "2002" }),
-    ).toMatchObject({ body: { data: { items: [] } } });
+    expect(await callProxy("/proxy/api/list", { query: { context: "wishlist" }, customerId: "2002" })).toMatchObject({
+      body: { data: { items: [] } },
+    });
     expect(await callProxy("/proxy/api/remove", { body: anIdentity(), customerId: "2002" })).toMatchObject({
       status: 404,
     });

@@ -11,15 +11,21 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
-const upstream = { ok: false, error: { code: "PLATFORM_UPSTREAM_ERROR", message: expect.any(String), retryable: true } };
+const upstream = {
+  ok: false,
+  error: { code: "PLATFORM_UPSTREAM_ERROR", message: expect.any(String), retryable: true },
+};
 
 describe("platform failures (§7 upstream rows)", () => {
-  test.each(["http500", "http503", "network"] as const)("%s on the read is PLATFORM_UPSTREAM_ERROR 502", async (kind) => {
-    await givenShop();
-    emulator.injectFault({ kind, api: "admin" });
-    expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toEqual({ status: 502, body: upstream });
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining("PLATFORM_UPSTREAM_ERROR"), expect.anything());
-  });
+  test.each(["http500", "http503", "network"] as const)(
+    "%s on the read is PLATFORM_UPSTREAM_ERROR 502",
+    async (kind) => {
+      await givenShop();
+      emulator.injectFault({ kind, api: "admin" });
+      expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toEqual({ status: 502, body: upstream });
+      expect(console.error).toHaveBeenCalledWith(expect.stringContaining("PLATFORM_UPSTREAM_ERROR"), expect.anything());
+    },
+  );
 
   test("a GraphQL error is PLATFORM_UPSTREAM_ERROR, never a 500", async () => {
     await givenShop();

@@ -99,27 +99,46 @@ describe("edge validation (§4.1 rules 3-5)", () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-const CONTROL_CHARACTERS = ["\n", "\r", "\r\n", "\u0000", "\u0007", "\t", "\u001b", "\u007f", "\u0085", "\u009f", "\u2028", "\u2029"];
+const CONTROL_CHARACTERS = [
+  "\n",
+  "\r",
+  "\r\n",
+  "\u0000",
+  "\u0007",
+  "\t",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\u009f",
+  "\u2028",
+  "\u2029",
+];
 
 describe("single-line fields: control characters are the caller's error, refused before the platform", () => {
-  const codePoints = (text: string) => [...text].map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
-  test.each(CONTROL_CHARACTERS.map((char) => [codePoints(char), char]))("%s in context, source and entityGid", async (_name, char) => {
-    await givenShop();
-    for (const [field, value] of [
-      ["context", `wish${char}list`],
-      ["source", `${char}product-page`],
-      ["entityGid", `gid://shopify/Product/1${char}`],
-    ] as const) {
-      const result = await callProxy("/proxy/api/save", { body: aSaveRequest({ [field]: value }) });
-      expect(result).toEqual(validationError());
-      expect(result.body.error.message).toMatch(new RegExp(`^${field}: must be a single line of text`));
-    }
-    expect(emulator.requests).toEqual([]);
-  });
+  const codePoints = (text: string) =>
+    [...text].map((char) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(" ");
+  test.each(CONTROL_CHARACTERS.map((char) => [codePoints(char), char]))(
+    "%s in context, source and entityGid",
+    async (_name, char) => {
+      await givenShop();
+      for (const [field, value] of [
+        ["context", `wish${char}list`],
+        ["source", `${char}product-page`],
+        ["entityGid", `gid://shopify/Product/1${char}`],
+      ] as const) {
+        const result = await callProxy("/proxy/api/save", { body: aSaveRequest({ [field]: value }) });
+        expect(result).toEqual(validationError());
+        expect(result.body.error.message).toMatch(new RegExp(`^${field}: must be a single line of text`));
+      }
+      expect(emulator.requests).toEqual([]);
+    },
+  );
 
   test("an unpaired surrogate (which the handle digest would read as U+FFFD) is refused; a paired one is text", async () => {
     await givenShop();
-    const lone = await callProxy("/proxy/api/save", { rawBody: JSON.stringify(aSaveRequest()).replace("wishlist", "wish\\ud800list") });
+    const lone = await callProxy("/proxy/api/save", {
+      rawBody: JSON.stringify(aSaveRequest()).replace("wishlist", "wish\\ud800list"),
+    });
     expect(lone).toEqual(validationError());
     expect(lone.body.error.message).toMatch(/^context: /);
     expect(emulator.requests).toEqual([]);
@@ -128,7 +147,10 @@ describe("single-line fields: control characters are the caller's error, refused
 
   test("batch operations name the operation and field", async () => {
     await givenShop({ plan: "pro" });
-    const operations = [{ action: "save", ...aSaveRequest() }, { action: "remove", ...aSaveRequest({ context: "a\u2028b" }) }];
+    const operations = [
+      { action: "save", ...aSaveRequest() },
+      { action: "remove", ...aSaveRequest({ context: "a\u2028b" }) },
+    ];
     const result = await callProxy("/proxy/api/batch", { body: { operations } });
     expect(result).toEqual(validationError());
     expect(result.body.error.message).toMatch(/^operations\.1\.context: must be a single line/);
@@ -144,20 +166,29 @@ describe("single-line fields: control characters are the caller's error, refused
     await givenShop();
     const result = await callProxy(path, { query });
     expect(result).toEqual(validationError());
-    expect(result.body.error.message).toBe(`${field}: must be a single line of text without control characters or unpaired surrogates`);
+    expect(result.body.error.message).toBe(
+      `${field}: must be a single line of text without control characters or unpaired surrogates`,
+    );
     expect(emulator.requests).toEqual([]);
   });
 
-  test.each(["%", "%zz", "%C3%28", "%ED%A0%80", "%FF"])("a malformed escape (%s) is refused, not read as U+FFFD or literally", async (escape) => {
-    await givenShop();
-    const response = await sendToApp(rawProxyRequest("/proxy/api/list", { method: "GET", rawQuery: `context=wish${escape}list` }));
-    expect({ status: response.status, body: await response.json() }).toEqual(validationError());
-    expect(emulator.requests).toEqual([]);
-  });
+  test.each(["%", "%zz", "%C3%28", "%ED%A0%80", "%FF"])(
+    "a malformed escape (%s) is refused, not read as U+FFFD or literally",
+    async (escape) => {
+      await givenShop();
+      const response = await sendToApp(
+        rawProxyRequest("/proxy/api/list", { method: "GET", rawQuery: `context=wish${escape}list` }),
+      );
+      expect({ status: response.status, body: await response.json() }).toEqual(validationError());
+      expect(emulator.requests).toEqual([]);
+    },
+  );
 
   test("parameters the route does not take are ignored, whatever they hold or however often they come", async () => {
     await givenShop();
-    const result = await callProxy("/proxy/api/is-saved", { query: { ...identityQuery(), extra: ["a\nb", "c"], toString: ["1", "2"] } });
+    const result = await callProxy("/proxy/api/is-saved", {
+      query: { ...identityQuery(), extra: ["a\nb", "c"], toString: ["1", "2"] },
+    });
     expect(result).toMatchObject({ status: 200, body: { ok: true, data: { saved: false } } });
   });
 });
@@ -167,7 +198,9 @@ describe("bounded shapes: nothing a client sends reaches recursion or an unbound
     await givenShop();
     const errors = vi.spyOn(console, "error");
     const deep = "[".repeat(120_000) + "]".repeat(120_000);
-    const result = await callProxy("/proxy/api/save", { rawBody: JSON.stringify(aSaveRequest()).replace(/}$/, `,"snapshot":{"a":${deep}}}`) });
+    const result = await callProxy("/proxy/api/save", {
+      rawBody: JSON.stringify(aSaveRequest()).replace(/}$/, `,"snapshot":{"a":${deep}}}`),
+    });
     expect(result).toEqual(validationError());
     expect(result.body.error.message).toBe(`body: nested too deeply (at most ${MAX_BODY_DEPTH} levels)`);
     expect(errors).not.toHaveBeenCalled();
@@ -177,17 +210,31 @@ describe("bounded shapes: nothing a client sends reaches recursion or an unbound
   test("brackets inside strings do not count as nesting", async () => {
     await givenShop();
     const brackets = "[{".repeat(100);
-    const result = await callProxy("/proxy/api/save", { body: aSaveRequest({ source: brackets, snapshot: { title: `\\"${brackets}` } }) });
+    const result = await callProxy("/proxy/api/save", {
+      body: aSaveRequest({ source: brackets, snapshot: { title: `\\"${brackets}` } }),
+    });
     expect(result.status).toBe(200);
   });
 
   test.each([
-    ["deeper than 8 levels", { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } }, "must be at most 8 levels deep"],
-    ["more than 200 values in all", { list: Array.from({ length: 120 }, (_, index) => [index]) }, "must hold at most 200 values in all"],
+    [
+      "deeper than 8 levels",
+      { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } },
+      "must be at most 8 levels deep",
+    ],
+    [
+      "more than 200 values in all",
+      { list: Array.from({ length: 120 }, (_, index) => [index]) },
+      "must hold at most 200 values in all",
+    ],
     ["a string over 1,024 characters", { title: "x".repeat(1025) }, "strings must be at most 1024 characters"],
     ["a key over 1,024 characters", { ["k".repeat(1025)]: 1 }, "strings must be at most 1024 characters"],
     ["a NUL character", { title: "a\u0000b" }, "strings must be valid Unicode text without NUL characters"],
-    ["over 4 KB of JSON", { a: "x".repeat(1000), b: "x".repeat(1000), c: "x".repeat(1000), d: "x".repeat(1000), e: "x".repeat(200) }, "must be at most 4096 bytes of JSON"],
+    [
+      "over 4 KB of JSON",
+      { a: "x".repeat(1000), b: "x".repeat(1000), c: "x".repeat(1000), d: "x".repeat(1000), e: "x".repeat(200) },
+      "must be at most 4096 bytes of JSON",
+    ],
   ])("a snapshot %s is refused", async (_name, snapshot, message) => {
     await givenShop();
     const result = await callProxy("/proxy/api/save", { body: aSaveRequest({ snapshot }) });
@@ -198,7 +245,11 @@ describe("bounded shapes: nothing a client sends reaches recursion or an unbound
 
   test("a snapshot at every bound is accepted, line breaks in its strings included", async () => {
     await givenShop();
-    const snapshot = { a: { b: { c: { d: { e: { f: { g: { h: "deepest" } } } } } } }, title: "Line one\nline two", tags: Array.from({ length: 150 }, (_, index) => index) };
+    const snapshot = {
+      a: { b: { c: { d: { e: { f: { g: { h: "deepest" } } } } } } },
+      title: "Line one\nline two",
+      tags: Array.from({ length: 150 }, (_, index) => index),
+    };
     const result = await callProxy("/proxy/api/save", { body: aSaveRequest({ snapshot }) });
     expect(result.status).toBe(200);
   });
@@ -207,14 +258,20 @@ describe("bounded shapes: nothing a client sends reaches recursion or an unbound
     await givenShop();
     const bytes = Buffer.concat([Buffer.from('{"context":"wish'), Buffer.from([0xc3, 0x28]), Buffer.from('list"}')]);
     const request = proxyRequest("/proxy/api/save", { body: {} });
-    const response = await sendToApp(new Request(request.url, { method: "POST", headers: request.headers, body: bytes }));
+    const response = await sendToApp(
+      new Request(request.url, { method: "POST", headers: request.headers, body: bytes }),
+    );
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: { code: "VALIDATION_ERROR", message: "Body is not valid UTF-8" } });
+    expect(await response.json()).toMatchObject({
+      error: { code: "VALIDATION_ERROR", message: "Body is not valid UTF-8" },
+    });
   });
 
   test("a batch of thousands of wrong operations is answered with a short message", async () => {
     await givenShop({ plan: "pro" });
-    const result = await callProxy("/proxy/api/batch", { body: { operations: Array.from({ length: 5000 }, () => ({ action: "x" })) } });
+    const result = await callProxy("/proxy/api/batch", {
+      body: { operations: Array.from({ length: 5000 }, () => ({ action: "x" })) },
+    });
     expect(result).toEqual(validationError());
     expect(result.body.error.message.length).toBeLessThan(1000);
   });

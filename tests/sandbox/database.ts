@@ -36,7 +36,11 @@ export async function seedDatabase(url: string, seed: Seed, emulator: RemoteEmul
     const db = new PrismaClient({ adapter: new PrismaPg(pool) });
     for (const shop of seed.shops) {
       const record = { plan: shop.plan, uninstalledAt: shop.installed ? null : new Date() };
-      await db.shop.upsert({ where: { domain: shop.domain }, create: { domain: shop.domain, ...record }, update: record });
+      await db.shop.upsert({
+        where: { domain: shop.domain },
+        create: { domain: shop.domain, ...record },
+        update: record,
+      });
       const credentials = shop.installed ? await emulator.adminCredentials(shop.domain) : undefined;
       if (!credentials) continue;
       const session = {

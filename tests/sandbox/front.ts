@@ -134,7 +134,8 @@ async function proxy(req: IncomingMessage, res: ServerResponse, instances: AppIn
     lastError = outcome.error;
     if (!outcome.retryable || streamed || index === instances.length - 1) break;
   }
-  if (!res.headersSent) res.writeHead(502, { "Content-Type": "application/json" }).end(JSON.stringify(envelope(lastError)));
+  if (!res.headersSent)
+    res.writeHead(502, { "Content-Type": "application/json" }).end(JSON.stringify(envelope(lastError)));
   else res.destroy();
 }
 
@@ -190,5 +191,8 @@ function envelope(cause?: unknown) {
 }
 
 function unavailable(cause: unknown): Response {
-  return new Response(JSON.stringify(envelope(cause)), { status: 502, headers: { "Content-Type": "application/json" } });
+  return new Response(JSON.stringify(envelope(cause)), {
+    status: 502,
+    headers: { "Content-Type": "application/json" },
+  });
 }

@@ -17,7 +17,11 @@ const START_TIMEOUT_MS = 60_000;
  * free loopback port and resolves once it listens. Its log lines go to this process's output,
  * prefixed with the instance number when there are several.
  */
-export async function startAppInstance(index: number, env: Record<string, string>, prefixed: boolean): Promise<RunningInstance> {
+export async function startAppInstance(
+  index: number,
+  env: Record<string, string>,
+  prefixed: boolean,
+): Promise<RunningInstance> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(repoRoot, "tests/sandbox/instance.mjs")], {
     cwd: repoRoot,
@@ -50,7 +54,12 @@ export async function startAppInstance(index: number, env: Record<string, string
     exited.then((code) => {
       throw new Error(`app instance ${index} exited with ${code} before listening`);
     }),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS).unref()),
+    new Promise((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      ).unref(),
+    ),
   ]);
   return {
     url: `http://127.0.0.1:${port}`,

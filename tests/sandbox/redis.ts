@@ -10,7 +10,12 @@ export async function connectSharedRedis(
   keyPrefix: string,
 ): Promise<{ url: string; keyPrefix: string; clear(): Promise<void> }> {
   const url = redisUrl || "redis://127.0.0.1:6379";
-  const redis = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();

@@ -28,7 +28,12 @@ async function post(url: URL, body: unknown) {
   return { status: response.status, body: await response.json() };
 }
 
-const item = { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/42", source: "sandbox-test" };
+const item = {
+  context: "wishlist",
+  entityType: "product",
+  entityGid: "gid://shopify/Product/42",
+  source: "sandbox-test",
+};
 
 describe("npm run sandbox, over real HTTP", () => {
   test("prints its URL, the seeded shops and how to sign a URL", () => {
@@ -45,7 +50,9 @@ describe("npm run sandbox, over real HTTP", () => {
     expect(list.status).toBe(200);
     expect((await list.json()).data.items).toEqual([expect.objectContaining({ entityGid: item.entityGid })]);
     const isSaved = await fetch(
-      signed("/proxy/api/is-saved", { query: { context: item.context, entityType: item.entityType, entityGid: item.entityGid } }),
+      signed("/proxy/api/is-saved", {
+        query: { context: item.context, entityType: item.entityType, entityGid: item.entityGid },
+      }),
     );
     expect(await isSaved.json()).toEqual({ ok: true, data: { saved: true } });
     const { source: _source, ...identity } = item;
@@ -64,7 +71,9 @@ describe("npm run sandbox, over real HTTP", () => {
     const unsigned = await fetch(`${sandbox.url}/proxy/api/list?shop=demo.myshopify.com&context=w`);
     expect(unsigned.status).toBe(401);
     expect((await unsigned.json()).error.code).toBe("INVALID_PROXY_SIGNATURE");
-    const gone = await fetch(signed("/proxy/api/list", { shop: "gone-demo.myshopify.com", customer: "3001", query: { context: "w" } }));
+    const gone = await fetch(
+      signed("/proxy/api/list", { shop: "gone-demo.myshopify.com", customer: "3001", query: { context: "w" } }),
+    );
     expect(gone.status).toBe(403);
     expect((await gone.json()).error.code).toBe("SHOP_NOT_INSTALLED");
   });

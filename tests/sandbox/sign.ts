@@ -14,7 +14,9 @@ const { positionals, values } = parseArgs({
 });
 const target = positionals[0];
 if (!target) {
-  console.error('usage: npm run sign -- "/proxy/api/list?context=wishlist" [--customer 1001] [--shop demo.myshopify.com]');
+  console.error(
+    'usage: npm run sign -- "/proxy/api/list?context=wishlist" [--customer 1001] [--shop demo.myshopify.com]',
+  );
   process.exit(2);
 }
 const base = new URL(target, process.env.SHOPIFY_APP_URL);

@@ -58,7 +58,8 @@ try {
   stops.push(database.stop);
   await seedDatabase(database.url, seed, createRemoteEmulator(emulator.url));
 
-  const redis = instanceCount > 1 ? await connectSharedRedis(process.env.REDIS_URL, `sandbox-${randomUUID()}`) : undefined;
+  const redis =
+    instanceCount > 1 ? await connectSharedRedis(process.env.REDIS_URL, `sandbox-${randomUUID()}`) : undefined;
   if (redis) stops.push(redis.clear);
 
   const instanceEnv = {
@@ -83,7 +84,13 @@ try {
     apiSecret: process.env.SHOPIFY_API_SECRET!,
     emulatorUrl: emulator.url,
     control: {
-      instances: () => running.map((instance, index) => ({ index: index + 1, url: instance.url, pid: instance.pid, accepting: targets[index]!.accepting })),
+      instances: () =>
+        running.map((instance, index) => ({
+          index: index + 1,
+          url: instance.url,
+          pid: instance.pid,
+          accepting: targets[index]!.accepting,
+        })),
       async rollingRestart() {
         for (const [index, instance] of running.entries()) {
           // Out of the rotation first, so nothing new reaches it; it finishes what it has, then a fresh one takes its place.
@@ -111,7 +118,9 @@ function printBanner(instances: number, emulatorUrl: string): void {
   );
   for (const shop of seed.shops) {
     const customers = shop.customers.map((c) => c.id.split("/").pop()).join(", ") || "none";
-    console.log(`  ${shop.domain}  plan=${shop.plan}  installed=${shop.installed}  tier=${shop.tier ?? "standard"}  customers=${customers}`);
+    console.log(
+      `  ${shop.domain}  plan=${shop.plan}  installed=${shop.installed}  tier=${shop.tier ?? "standard"}  customers=${customers}`,
+    );
   }
   console.log(`
 Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)

@@ -30,8 +30,16 @@ interface InstanceInfo {
 const listInstances = async () =>
   ((await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: InstanceInfo[] }).instances;
 
-function call(base: string, path: string, options: { customer: string; query?: Record<string, string>; body?: unknown }) {
-  const url = signedProxyUrl(base, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, { shop: DEMO, customerId: options.customer, query: options.query });
+function call(
+  base: string,
+  path: string,
+  options: { customer: string; query?: Record<string, string>; body?: unknown },
+) {
+  const url = signedProxyUrl(base, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
+    shop: DEMO,
+    customerId: options.customer,
+    query: options.query,
+  });
   return fetch(url, {
     method: options.body === undefined ? "GET" : "POST",
     headers: options.body === undefined ? {} : { "Content-Type": "application/json" },
@@ -53,7 +61,10 @@ describe.skipIf(skip)("instances that die or are replaced", () => {
         try {
           const answer =
             turn % 3 === 2
-              ? await call(sandbox.url, "/proxy/api/toggle", { customer, body: { ...identity(gid), source: "rolling" } })
+              ? await call(sandbox.url, "/proxy/api/toggle", {
+                  customer,
+                  body: { ...identity(gid), source: "rolling" },
+                })
               : await call(sandbox.url, "/proxy/api/is-saved", { customer, query: identity(gid) });
           answers.push(answer.status);
           if (answer.status !== 200) failures.push(`${answer.status} ${JSON.stringify(answer.body)}`);
@@ -72,14 +83,19 @@ describe.skipIf(skip)("instances that die or are replaced", () => {
     expect(failures).toEqual([]);
     expect(answers.length).toBeGreaterThan(20);
     const after = await listInstances();
-    expect(after.map((instance) => instance.pid)).not.toEqual(expect.arrayContaining(before.map((instance) => instance.pid)));
+    expect(after.map((instance) => instance.pid)).not.toEqual(
+      expect.arrayContaining(before.map((instance) => instance.pid)),
+    );
   }, 120_000);
 
   test("an instance killed in the middle of a save: the client gets an error, the other instance tells the truth", async () => {
     const [victim, survivor] = await listInstances();
     const gid = "gid://shopify/Product/62001";
     await emulator.setLatency(1_500);
-    const save = call(victim!.url, "/proxy/api/save", { customer: "62001", body: { ...identity(gid), source: "killed" } });
+    const save = call(victim!.url, "/proxy/api/save", {
+      customer: "62001",
+      body: { ...identity(gid), source: "killed" },
+    });
     await new Promise((resolve) => setTimeout(resolve, 700));
     process.kill(victim!.pid, "SIGKILL");
     await expect(save).rejects.toThrow();
@@ -88,21 +104,28 @@ describe.skipIf(skip)("instances that die or are replaced", () => {
 
     const told = await call(survivor!.url, "/proxy/api/is-saved", { customer: "62001", query: identity(gid) });
     expect(told.status).toBe(200);
-    const stored = (await emulator.metaobjects(DEMO, "$app:save_item")).filter((entry) => entry.fields.entity_gid === gid);
+    const stored = (await emulator.metaobjects(DEMO, "$app:save_item")).filter(
+      (entry) => entry.fields.entity_gid === gid,
+    );
     expect(told.body.data.saved).toBe(stored.some((entry) => entry.fields.status === "active"));
 
     // The dead instance's locks lapse after their lease; the item can be changed again.
     let toggled: Awaited<ReturnType<typeof call>> | undefined;
     for (let attempt = 0; attempt < 30 && toggled?.status !== 200; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500));
-      toggled = await call(survivor!.url, "/proxy/api/toggle", { customer: "62001", body: { ...identity(gid), source: "killed" } });
+      toggled = await call(survivor!.url, "/proxy/api/toggle", {
+        customer: "62001",
+        body: { ...identity(gid), source: "killed" },
+      });
     }
     expect(toggled?.status).toBe(200);
     expect(toggled?.body.data.state).toBe(told.body.data.saved ? "removed" : "active");
 
     // The front keeps serving with the instance that is left.
     for (let index = 0; index < 4; index++) {
-      expect((await call(sandbox.url, "/proxy/api/is-saved", { customer: "62002", query: identity(gid) })).status).toBe(200);
+      expect((await call(sandbox.url, "/proxy/api/is-saved", { customer: "62002", query: identity(gid) })).status).toBe(
+        200,
+      );
     }
   }, 90_000);
 });

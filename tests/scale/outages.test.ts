@@ -21,7 +21,10 @@ let closeEmulator: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
   if (skip) return;
-  const emulator = createPlatformEmulator({ clientId: TEST_ENV.SHOPIFY_API_KEY, clientSecret: TEST_ENV.SHOPIFY_API_SECRET });
+  const emulator = createPlatformEmulator({
+    clientId: TEST_ENV.SHOPIFY_API_KEY,
+    clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
+  });
   const platform = await startEmulatorServer({ emulator });
   closeEmulator = platform.close;
   const { adminCredentials } = emulator.addShop({ domain: SHOP, plan: "pro" });
@@ -42,20 +45,34 @@ afterAll(async () => {
   await closeEmulator?.();
 });
 
-async function seed(url: string, credentials: { accessToken: string; expiresAt: string | null; refreshToken: string | null; scope: string }) {
+async function seed(
+  url: string,
+  credentials: { accessToken: string; expiresAt: string | null; refreshToken: string | null; scope: string },
+) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`INSERT INTO "Shop" ("domain", "plan") VALUES ($1, 'pro')`, [SHOP]);
   await client.query(
     `INSERT INTO "Session" ("id", "shop", "state", "isOnline", "scope", "expires", "accessToken", "refreshToken")
      VALUES ($1, $2, '', false, $3, $4, $5, $6)`,
-    [`offline_${SHOP}`, SHOP, credentials.scope, credentials.expiresAt, credentials.accessToken, credentials.refreshToken],
+    [
+      `offline_${SHOP}`,
+      SHOP,
+      credentials.scope,
+      credentials.expiresAt,
+      credentials.accessToken,
+      credentials.refreshToken,
+    ],
   );
   await client.end();
 }
 
 async function call(path: string, customer: string, options: { query?: Record<string, string>; body?: unknown } = {}) {
-  const url = signedProxyUrl(server.url, path, TEST_ENV.SHOPIFY_API_SECRET, { shop: SHOP, customerId: customer, query: options.query });
+  const url = signedProxyUrl(server.url, path, TEST_ENV.SHOPIFY_API_SECRET, {
+    shop: SHOP,
+    customerId: customer,
+    query: options.query,
+  });
   const started = performance.now();
   const response = await fetch(url, {
     method: options.body === undefined ? "GET" : "POST",

@@ -28,7 +28,11 @@ afterAll(async () => {
 
 const DEMO = "demo.myshopify.com";
 
-function call(base: string, path: string, options: { customer?: string; shop?: string; query?: Record<string, string>; body?: unknown } = {}) {
+function call(
+  base: string,
+  path: string,
+  options: { customer?: string; shop?: string; query?: Record<string, string>; body?: unknown } = {},
+) {
   const url = signedProxyUrl(base, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
     shop: options.shop ?? DEMO,
     customerId: options.customer ?? "1001",
@@ -41,7 +45,12 @@ function call(base: string, path: string, options: { customer?: string; shop?: s
   }).then(async (response) => ({ status: response.status, body: await response.json() }));
 }
 
-const item = (entityGid: string, context = "wishlist") => ({ context, entityType: "product", entityGid, source: "scale-test" });
+const item = (entityGid: string, context = "wishlist") => ({
+  context,
+  entityType: "product",
+  entityGid,
+  source: "scale-test",
+});
 const identity = (entityGid: string, context = "wishlist") => ({ context, entityType: "product", entityGid });
 /** Spreads calls over both instances: even indices to the first, odd to the second. */
 const on = (index: number) => instances[index % instances.length]!;
@@ -54,7 +63,9 @@ describe.skipIf(skip)("two instances, one truth", () => {
       ),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-    expect(answers.filter((answer) => answer.status === 409 && answer.body.error.code === "DUPLICATE_SAVE")).toHaveLength(9);
+    expect(
+      answers.filter((answer) => answer.status === 409 && answer.body.error.code === "DUPLICATE_SAVE"),
+    ).toHaveLength(9);
   });
 
   test("20 concurrent toggles over both instances end in the state their count implies", async () => {
@@ -68,7 +79,10 @@ describe.skipIf(skip)("two instances, one truth", () => {
     expect(states.filter((state) => state === "active")).toHaveLength(10);
     expect(states.filter((state) => state === "removed")).toHaveLength(10);
     for (const base of instances) {
-      expect((await call(base, "/proxy/api/is-saved", { customer: "51002", query: identity("gid://shopify/Product/7002") })).body.data).toEqual({
+      expect(
+        (await call(base, "/proxy/api/is-saved", { customer: "51002", query: identity("gid://shopify/Product/7002") }))
+          .body.data,
+      ).toEqual({
         saved: false,
       });
     }
@@ -80,13 +94,19 @@ describe.skipIf(skip)("two instances, one truth", () => {
       const gid = `gid://shopify/Product/71${round}`;
       expect((await call(on(round), "/proxy/api/save", { customer, body: item(gid, "coherent") })).status).toBe(200);
       const other = on(round + 1);
-      expect((await call(other, "/proxy/api/is-saved", { customer, query: identity(gid, "coherent") })).body.data).toEqual({
+      expect(
+        (await call(other, "/proxy/api/is-saved", { customer, query: identity(gid, "coherent") })).body.data,
+      ).toEqual({
         saved: true,
       });
       const listed = await call(other, "/proxy/api/list", { customer, query: { context: "coherent" } });
       expect(listed.body.data.items.map((entry: { entityGid: string }) => entry.entityGid)).toContain(gid);
-      expect((await call(on(round), "/proxy/api/remove", { customer, body: identity(gid, "coherent") })).status).toBe(200);
-      expect((await call(other, "/proxy/api/is-saved", { customer, query: identity(gid, "coherent") })).body.data).toEqual({
+      expect((await call(on(round), "/proxy/api/remove", { customer, body: identity(gid, "coherent") })).status).toBe(
+        200,
+      );
+      expect(
+        (await call(other, "/proxy/api/is-saved", { customer, query: identity(gid, "coherent") })).body.data,
+      ).toEqual({
         saved: false,
       });
     }
@@ -112,7 +132,10 @@ describe.skipIf(skip)("two instances, one truth", () => {
     await emulator.expireAdminToken(DEMO);
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        call(on(index), "/proxy/api/is-saved", { customer: String(40_000 + index), query: identity("gid://shopify/Product/1") }),
+        call(on(index), "/proxy/api/is-saved", {
+          customer: String(40_000 + index),
+          query: identity("gid://shopify/Product/1"),
+        }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
@@ -122,9 +145,10 @@ describe.skipIf(skip)("two instances, one truth", () => {
   test("an uninstall delivered to one instance takes effect on the other at once", async () => {
     // (Its budget is spent by now, so before the uninstall it answers 402.)
     const shop = "free-demo.myshopify.com";
-    expect((await call(on(1), "/proxy/api/is-saved", { shop, customer: "2001", query: identity("gid://shopify/Product/2") })).status).not.toBe(
-      403,
-    );
+    expect(
+      (await call(on(1), "/proxy/api/is-saved", { shop, customer: "2001", query: identity("gid://shopify/Product/2") }))
+        .status,
+    ).not.toBe(403);
     const webhook = signedWebhook("app/uninstalled", {
       shop,
       payload: { domain: shop },
@@ -132,7 +156,11 @@ describe.skipIf(skip)("two instances, one truth", () => {
       baseUrl: on(0),
     });
     expect((await fetch(webhook)).status).toBe(200);
-    const after = await call(on(1), "/proxy/api/is-saved", { shop, customer: "2001", query: identity("gid://shopify/Product/2") });
+    const after = await call(on(1), "/proxy/api/is-saved", {
+      shop,
+      customer: "2001",
+      query: identity("gid://shopify/Product/2"),
+    });
     expect(after.status).toBe(403);
     expect(after.body.error.code).toBe("SHOP_NOT_INSTALLED");
   });

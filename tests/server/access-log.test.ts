@@ -44,7 +44,11 @@ describe("a signed proxy request's access-log line", () => {
     const timestamp = url.searchParams.get("timestamp")!;
     const response = await send(url.href, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-Request-Id": "signed-remove-1", Cookie: "_secure_session=cookie-secret" },
+      headers: {
+        "Content-Type": "application/json",
+        "X-Request-Id": "signed-remove-1",
+        Cookie: "_secure_session=cookie-secret",
+      },
       body: JSON.stringify({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/987654" }),
     });
     expect(response.status).toBe(404);
@@ -87,7 +91,12 @@ describe("a signed proxy request's access-log line", () => {
     const read = await send(url.href, { headers: { "X-Request-Id": "signed-read-1" } });
     expect(read.status).toBe(200);
     const line = await lineFor("signed-read-1");
-    expect(line).toMatchObject({ route: "/proxy/api/:operation", path: "/proxy/api/is-saved", shop: "demo.myshopify.com", operation: "is-saved" });
+    expect(line).toMatchObject({
+      route: "/proxy/api/:operation",
+      path: "/proxy/api/is-saved",
+      shop: "demo.myshopify.com",
+      operation: "is-saved",
+    });
     expect(line).not.toHaveProperty("code");
 
     const idToken = "eyJhbGciOiJIUzI1NiJ9.eyJkZXN0IjoiaHR0cHM6Ly9kZW1vIn0.admin-id-token-signature";

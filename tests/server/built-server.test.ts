@@ -63,9 +63,21 @@ describe("the bundle", () => {
 
 describe("configuration", () => {
   test.each([
-    ["MAX_CONNECTIONS", { MAX_CONNECTIONS: "lots" }, "MAX_CONNECTIONS: set MAX_CONNECTIONS to a whole number from 1 to 1000000 (default 1024)"],
-    ["BODY_TIMEOUT_SECONDS", { BODY_TIMEOUT_SECONDS: "-1" }, "BODY_TIMEOUT_SECONDS: set BODY_TIMEOUT_SECONDS to a number of seconds"],
-    ["METRICS_TOKEN", { METRICS_TOKEN: "short" }, "METRICS_TOKEN: set METRICS_TOKEN to at least 16 printable characters"],
+    [
+      "MAX_CONNECTIONS",
+      { MAX_CONNECTIONS: "lots" },
+      "MAX_CONNECTIONS: set MAX_CONNECTIONS to a whole number from 1 to 1000000 (default 1024)",
+    ],
+    [
+      "BODY_TIMEOUT_SECONDS",
+      { BODY_TIMEOUT_SECONDS: "-1" },
+      "BODY_TIMEOUT_SECONDS: set BODY_TIMEOUT_SECONDS to a number of seconds",
+    ],
+    [
+      "METRICS_TOKEN",
+      { METRICS_TOKEN: "short" },
+      "METRICS_TOKEN: set METRICS_TOKEN to at least 16 printable characters",
+    ],
     ["TRUST_PROXY", { TRUST_PROXY: "true" }, "TRUST_PROXY: set TRUST_PROXY to a whole number from 0 to 10"],
     ["the app's own variables", { DIRECT_API_JWT_SECRET: "" }, "DIRECT_API_JWT_SECRET"],
   ])("a bad %s stops the server at start with a message naming what to set", async (_name, env, message) => {

@@ -21,7 +21,10 @@ beforeAll(async () => {
     REQUEST_TIMEOUT_SECONDS: "5",
     LINGER_SECONDS: "1",
   });
-  capped = await startInProcess(build, path.join(dir, "client"), { MAX_CONNECTIONS: "2", METRICS_TOKEN: "metrics-token-0123456789" });
+  capped = await startInProcess(build, path.join(dir, "client"), {
+    MAX_CONNECTIONS: "2",
+    METRICS_TOKEN: "metrics-token-0123456789",
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -29,7 +32,8 @@ afterAll(async () => {
   await capped?.stop();
 });
 
-const envelopeOf = (body: string) => JSON.parse(body) as { ok: boolean; error: { code: string; message: string; retryable: boolean } };
+const envelopeOf = (body: string) =>
+  JSON.parse(body) as { ok: boolean; error: { code: string; message: string; retryable: boolean } };
 
 describe("a response sent before the request body was read", () => {
   const refusals = [
@@ -65,22 +69,30 @@ describe("a response sent before the request body was read", () => {
     },
   ];
 
-  test.each(refusals)("$name: Connection: close, and the next request on the same keep-alive agent answers in under 1 s", async (refusal) => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const refused = await send(`${server.url}${refusal.path}`, { method: "POST", headers: refusal.headers, body: BIG, agent });
-      expect(refused.status).toBe(refusal.status);
-      expect(envelopeOf(refused.body).ok).toBe(false);
-      expect(refused.headers.connection).toBe("close");
+  test.each(refusals)(
+    "$name: Connection: close, and the next request on the same keep-alive agent answers in under 1 s",
+    async (refusal) => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const refused = await send(`${server.url}${refusal.path}`, {
+          method: "POST",
+          headers: refusal.headers,
+          body: BIG,
+          agent,
+        });
+        expect(refused.status).toBe(refusal.status);
+        expect(envelopeOf(refused.body).ok).toBe(false);
+        expect(refused.headers.connection).toBe("close");
 
-      const next = await send(`${server.url}/api/openapi.json`, { agent });
-      expect(next.status).toBe(200);
-      expect(next.ms).toBeLessThan(1000);
-      console.log(`[connections] ${refusal.status} then GET on the same agent: ${next.ms.toFixed(1)} ms`);
-    } finally {
-      agent.destroy();
-    }
-  });
+        const next = await send(`${server.url}/api/openapi.json`, { agent });
+        expect(next.status).toBe(200);
+        expect(next.ms).toBeLessThan(1000);
+        console.log(`[connections] ${refusal.status} then GET on the same agent: ${next.ms.toFixed(1)} ms`);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
 
   test("the rest of a body still trickling in is read for LINGER_SECONDS at most, then the connection closes", async () => {
     const { socket, received, closed, gone } = await rawConnection(server.port);
@@ -126,7 +138,9 @@ describe("deadlines", () => {
       });
       expect(closedAt - started).toBeGreaterThan(900);
       expect(closedAt - started).toBeLessThan(2000);
-      console.log(`[connections] trickled body: 408 and closed after ${(closedAt - started).toFixed(0)} ms (deadline 1000 ms)`);
+      console.log(
+        `[connections] trickled body: 408 and closed after ${(closedAt - started).toFixed(0)} ms (deadline 1000 ms)`,
+      );
     } finally {
       clearInterval(trickle);
       socket.destroy();
@@ -147,7 +161,9 @@ describe("deadlines", () => {
     expect(received()).toContain('"code":"VALIDATION_ERROR"');
     expect(closedAt - started).toBeGreaterThan(900);
     expect(closedAt - started).toBeLessThan(2500);
-    expect(server.lines()).toContainEqual(expect.objectContaining({ msg: "client error", status: 408, code: "ERR_HTTP_REQUEST_TIMEOUT" }));
+    expect(server.lines()).toContainEqual(
+      expect.objectContaining({ msg: "client error", status: 408, code: "ERR_HTTP_REQUEST_TIMEOUT" }),
+    );
   });
 });
 
@@ -165,7 +181,9 @@ describe("MAX_CONNECTIONS", () => {
     second.socket.destroy();
     await Promise.all([first.closed, second.closed]);
     await sleep(100);
-    const metrics = await send(`${capped.url}/metrics`, { headers: { Authorization: "Bearer metrics-token-0123456789" } });
+    const metrics = await send(`${capped.url}/metrics`, {
+      headers: { Authorization: "Bearer metrics-token-0123456789" },
+    });
     expect(metrics.status).toBe(200);
     expect(metrics.body).toMatch(/^http_connections_dropped_total 1$/m);
     expect(capped.lines()).toContainEqual(expect.objectContaining({ msg: "connection dropped", maxConnections: 2 }));

@@ -31,7 +31,9 @@ beforeAll(async () => {
         forwardedFor: request.headers.get("x-forwarded-for"),
       }),
     "test/throws": () => {
-      throw new Error("boom calling https://example.test/callback?signature=sig-value-123&id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln");
+      throw new Error(
+        "boom calling https://example.test/callback?signature=sig-value-123&id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+      );
     },
   });
   server = await startInProcess(testBuild, path.join(dir, "client"), { METRICS_TOKEN });
@@ -51,7 +53,8 @@ beforeEach(() => {
   };
   vi.spyOn(process.stdout, "write").mockImplementation(capture);
   vi.spyOn(process.stderr, "write").mockImplementation(capture);
-  for (const method of ["log", "info", "warn", "error"] as const) vi.spyOn(console, method).mockImplementation((...args) => capture(args.join(" ")));
+  for (const method of ["log", "info", "warn", "error"] as const)
+    vi.spyOn(console, method).mockImplementation((...args) => capture(args.join(" ")));
 });
 
 afterEach(() => {
@@ -102,19 +105,29 @@ describe("GET /metrics", () => {
     await send(`${server.url}/some/unknown/path/12345?token=abc`);
     // The registry the build's entry module exports is the one the app's code counts in.
     const appRegistry = (build.entry.module as unknown as { metricsRegistry: Registry }).metricsRegistry;
-    (appRegistry.getSingleMetric("cache_lookups_total") as unknown as { inc(labels: object): void }).inc({ cache: "shop-state", result: "hit" });
+    (appRegistry.getSingleMetric("cache_lookups_total") as unknown as { inc(labels: object): void }).inc({
+      cache: "shop-state",
+      result: "hit",
+    });
 
     const response = await send(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
     const body = response.body;
     expect(body).toContain('http_requests_total{route="/api/openapi.json",method="GET",status="200",code=""} 1');
-    expect(body).toContain('http_requests_total{route="/proxy/api/:operation",method="GET",status="404",code="NOT_FOUND"} 1');
+    expect(body).toContain(
+      'http_requests_total{route="/proxy/api/:operation",method="GET",status="404",code="NOT_FOUND"} 1',
+    );
     expect(body).toContain('http_requests_total{route="other",method="GET",status="404",code=""}');
     expect(body).toMatch(/^http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/openapi\.json"\} \d+$/m);
     expect(body).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(body).toMatch(/^nodejs_heap_size_used_bytes \d/m);
-    for (const name of ["platform_points_total", "platform_throttled_total", "cache_lookups_total", "budget_units_total"]) {
+    for (const name of [
+      "platform_points_total",
+      "platform_throttled_total",
+      "cache_lookups_total",
+      "budget_units_total",
+    ]) {
       expect(body).toContain(`# TYPE ${name} counter`);
     }
     expect(body).toContain('cache_lookups_total{cache="shop-state",result="hit"} 1');
@@ -132,7 +145,10 @@ describe("static files, as remix-serve serves them", () => {
     const robots = await send(`${server.url}/robots.txt`);
     expect(robots.status).toBe(200);
     expect(robots.headers["cache-control"]).toBe("public, max-age=3600");
-    const routes = server.requestLines().slice(-2).map((line) => line.route);
+    const routes = server
+      .requestLines()
+      .slice(-2)
+      .map((line) => line.route);
     expect(routes).toEqual(["/assets/*", "static"]);
   });
 
@@ -150,7 +166,13 @@ describe("the access log", () => {
   test("one JSON line per request: path without its query, no credentials, the request id echoed", async () => {
     const response = await send(
       `${server.url}/app?shop=demo.myshopify.com&host=aG9zdA&id_token=eyJhbGciOiJIUzI1NiJ9.secret-id-token.sig&embedded=1`,
-      { headers: { Authorization: "Bearer secret-bearer-value", Cookie: "session=secret-cookie-value", "X-Request-Id": "req-abc_123.x" } },
+      {
+        headers: {
+          Authorization: "Bearer secret-bearer-value",
+          Cookie: "session=secret-cookie-value",
+          "X-Request-Id": "req-abc_123.x",
+        },
+      },
     );
     expect(response.headers["x-request-id"]).toBe("req-abc_123.x");
     const line = server.requestLines().find((entry) => entry.requestId === "req-abc_123.x");
@@ -173,7 +195,7 @@ describe("the access log", () => {
   });
 
   test("an X-Request-Id that is not a short safe token is replaced by a generated one", async () => {
-    for (const unsafe of ["has spaces", "x".repeat(65), "quote\"d", "../../etc"]) {
+    for (const unsafe of ["has spaces", "x".repeat(65), 'quote"d', "../../etc"]) {
       const response = await send(`${server.url}/healthz`, { headers: { "X-Request-Id": unsafe } });
       expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     }
@@ -182,12 +204,27 @@ describe("the access log", () => {
 
 describe("the load context", () => {
   test("carries the request id and the client address; forwarding headers count only with TRUST_PROXY", async () => {
-    const spoofed = { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Host": "evil.example:8443", "X-Forwarded-Proto": "https" };
+    const spoofed = {
+      "X-Forwarded-For": "203.0.113.9",
+      "X-Forwarded-Host": "evil.example:8443",
+      "X-Forwarded-Proto": "https",
+    };
     const direct = await send(`${server.url}/test/context`, { headers: { ...spoofed, "X-Request-Id": "ctx-1" } });
-    expect(json(direct.body)).toEqual({ requestId: "ctx-1", clientAddress: "127.0.0.1", hasLog: true, url: server.url, forwardedFor: null });
+    expect(json(direct.body)).toEqual({
+      requestId: "ctx-1",
+      clientAddress: "127.0.0.1",
+      hasLog: true,
+      url: server.url,
+      forwardedFor: null,
+    });
     const proxied = await send(`${behindProxy.url}/test/context`, {
       // A proxy that keeps the Host header, as most do (the adapter takes the port from Host).
-      headers: { Host: "app.example", "X-Forwarded-For": "198.51.100.7, 203.0.113.9", "X-Forwarded-Host": "app.example", "X-Forwarded-Proto": "https" },
+      headers: {
+        Host: "app.example",
+        "X-Forwarded-For": "198.51.100.7, 203.0.113.9",
+        "X-Forwarded-Host": "app.example",
+        "X-Forwarded-Proto": "https",
+      },
     });
     expect(json(proxied.body)).toMatchObject({ clientAddress: "203.0.113.9", url: "https://app.example" });
     expect(behindProxy.requestLines().at(-1)).toMatchObject({ clientAddress: "203.0.113.9" });
@@ -202,12 +239,20 @@ describe("unknown paths and errors", () => {
     expect(page.body).toBe("404 Not Found\n");
     const api = await send(`${server.url}/api/no-such-thing`);
     expect(api.status).toBe(404);
-    expect(json(api.body)).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "No route for this path", retryable: false } });
+    expect(json(api.body)).toEqual({
+      ok: false,
+      error: { code: "NOT_FOUND", message: "No route for this path", retryable: false },
+    });
     const data = await send(`${server.url}/no/such/page?_data=root`);
     expect(data.status).toBe(404);
     expect(printed.join("")).toBe("");
     expect(server.lines().filter((line) => line.level !== "info")).toEqual([]);
-    expect(server.requestLines().slice(-3).map((line) => [line.route, line.path, line.status])).toEqual([
+    expect(
+      server
+        .requestLines()
+        .slice(-3)
+        .map((line) => [line.route, line.path, line.status]),
+    ).toEqual([
       ["other", "/no/such/page", 404],
       ["other", "/api/no-such-thing", 404],
       ["other", "/no/such/page", 404],
@@ -215,12 +260,20 @@ describe("unknown paths and errors", () => {
   });
 
   test("a real error is logged once, as one JSON line with the request id, its secrets redacted", async () => {
-    const response = await send(`${server.url}/test/throws?signature=query-sig`, { headers: { "X-Request-Id": "err-1" } });
+    const response = await send(`${server.url}/test/throws?signature=query-sig`, {
+      headers: { "X-Request-Id": "err-1" },
+    });
     expect(response.status).toBe(500);
     const lines = printed.join("").split("\n").filter(Boolean);
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ level: "error", msg: "unhandled error", requestId: "err-1", method: "GET", path: "/test/throws" });
+    expect(line).toMatchObject({
+      level: "error",
+      msg: "unhandled error",
+      requestId: "err-1",
+      method: "GET",
+      path: "/test/throws",
+    });
     expect(line.error.message).toBe("boom calling https://example.test/callback?[redacted]");
     for (const secret of ["sig-value-123", "c2ln", "query-sig"]) expect(lines[0]).not.toContain(secret);
     expect(server.requestLines().find((entry) => entry.requestId === "err-1")).toMatchObject({ status: 500 });

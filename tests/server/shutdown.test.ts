@@ -91,7 +91,11 @@ describe("in process: shutdown()", () => {
 
 describe("node build/server.js and SIGTERM", () => {
   test("a request in flight completes, then the process exits 0 within the bound", async () => {
-    const child = await startBuiltServer(dir, { DATABASE_URL: await freshDatabaseUrl(), SHUTDOWN_TIMEOUT_SECONDS: "5", BODY_TIMEOUT_SECONDS: "10" });
+    const child = await startBuiltServer(dir, {
+      DATABASE_URL: await freshDatabaseUrl(),
+      SHUTDOWN_TIMEOUT_SECONDS: "5",
+      BODY_TIMEOUT_SECONDS: "10",
+    });
     children.push(child);
     const idle = await rawConnection(child.port);
     idle.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
@@ -120,8 +124,13 @@ describe("node build/server.js and SIGTERM", () => {
     expect(at - signalled).toBeLessThan(5000);
     console.log(`[shutdown] in-flight request answered, exit ${code} ${(at - signalled).toFixed(0)} ms after SIGTERM`);
     const lines = child.lines();
-    expect(lines.find((line) => line.requestId === "in-flight")).toMatchObject({ status: 403, code: "SHOP_NOT_INSTALLED" });
-    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(["signal received", "shutting down", "stopped"]));
+    expect(lines.find((line) => line.requestId === "in-flight")).toMatchObject({
+      status: 403,
+      code: "SHOP_NOT_INSTALLED",
+    });
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(["signal received", "shutting down", "stopped"]),
+    );
     expect(lines.find((line) => line.msg === "stopped")).toMatchObject({ forced: false });
   });
 
@@ -136,7 +145,11 @@ describe("node build/server.js and SIGTERM", () => {
   });
 
   test("a request outlasting SHUTDOWN_TIMEOUT_SECONDS is cut at the deadline and the process exits 1", async () => {
-    const child = await startBuiltServer(dir, { DATABASE_URL: await freshDatabaseUrl(), SHUTDOWN_TIMEOUT_SECONDS: "1", BODY_TIMEOUT_SECONDS: "20" });
+    const child = await startBuiltServer(dir, {
+      DATABASE_URL: await freshDatabaseUrl(),
+      SHUTDOWN_TIMEOUT_SECONDS: "1",
+      BODY_TIMEOUT_SECONDS: "20",
+    });
     children.push(child);
     const request = await trickledExchange(child.port, 8000);
     await sleep(300);
@@ -147,8 +160,12 @@ describe("node build/server.js and SIGTERM", () => {
     expect(at - signalled).toBeGreaterThan(900);
     expect(at - signalled).toBeLessThan(2500);
     expect(request.received()).toBe("");
-    console.log(`[shutdown] deadline 1 s: connections cut, exit ${code} ${(at - signalled).toFixed(0)} ms after SIGTERM`);
-    expect(child.lines().map((line) => line.msg)).toContain("shutdown deadline reached; closing connections still open");
+    console.log(
+      `[shutdown] deadline 1 s: connections cut, exit ${code} ${(at - signalled).toFixed(0)} ms after SIGTERM`,
+    );
+    expect(child.lines().map((line) => line.msg)).toContain(
+      "shutdown deadline reached; closing connections still open",
+    );
     request.socket.destroy();
   });
 });

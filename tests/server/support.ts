@@ -92,7 +92,14 @@ export function withTestRoutes(build: ServerBuild, loaders: Record<string, Loade
   const routes = { ...build.routes };
   for (const [routePath, loader] of Object.entries(loaders)) {
     const id = `test-routes/${routePath}`;
-    routes[id] = { id, parentId: "root", path: routePath, index: undefined, caseSensitive: undefined, module: { loader } } as never;
+    routes[id] = {
+      id,
+      parentId: "root",
+      path: routePath,
+      index: undefined,
+      caseSensitive: undefined,
+      module: { loader },
+    } as never;
   }
   return { ...build, routes };
 }
@@ -116,7 +123,11 @@ export interface InProcessServer {
 }
 
 /** The server module on a build, in this process, on 127.0.0.1 and a free port; env overrides its config. */
-export async function startInProcess(build: ServerBuild, clientDir: string, env: Record<string, string> = {}): Promise<InProcessServer> {
+export async function startInProcess(
+  build: ServerBuild,
+  clientDir: string,
+  env: Record<string, string> = {},
+): Promise<InProcessServer> {
   let output = "";
   const appServer = createAppServer({
     build,
@@ -178,17 +189,32 @@ export interface ChildServer {
 
 /** The app's own variables for a child server (the values the tests use), plus env. */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: "production", ...TEST_ENV, HOST: "127.0.0.1", ...env };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    ...TEST_ENV,
+    HOST: "127.0.0.1",
+    ...env,
+  };
 }
 
 /**
  * `node build/server.js` of the test build (from the repository root), or with `npmStart` the
  * package's `npm start` itself (from the copy's root); resolves once it listens (or exits).
  */
-export async function startBuiltServer(dir: string, env: Record<string, string>, options: { npmStart?: boolean } = {}): Promise<ChildServer> {
+export async function startBuiltServer(
+  dir: string,
+  env: Record<string, string>,
+  options: { npmStart?: boolean } = {},
+): Promise<ChildServer> {
   const port = await freePort();
   const child = options.npmStart
-    ? spawn("npm", ["start", "--silent"], { cwd: path.dirname(dir), env: childEnv({ PORT: String(port), ...env }), stdio: ["ignore", "pipe", "pipe"] })
+    ? spawn("npm", ["start", "--silent"], {
+        cwd: path.dirname(dir),
+        env: childEnv({ PORT: String(port), ...env }),
+        stdio: ["ignore", "pipe", "pipe"],
+      })
     : spawn(process.execPath, [path.join(dir, "server.js")], {
         cwd: repoRoot,
         env: childEnv({ PORT: String(port), ...env }),
@@ -242,18 +268,32 @@ export interface Answer {
 /** One request with node's http client (an agent of the caller's choosing), timed. */
 export function send(
   url: string,
-  options: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer; agent?: http.Agent | false } = {},
+  options: {
+    method?: string;
+    headers?: http.OutgoingHttpHeaders;
+    body?: string | Buffer;
+    agent?: http.Agent | false;
+  } = {},
 ): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? "GET", headers: options.headers, agent: options.agent ?? false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }),
-      );
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, agent: options.agent ?? false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ms: performance.now() - started,
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(options.body);
   });
@@ -292,7 +332,10 @@ export function parseRawResponse(raw: string): { status: number; headers: Record
   const split = raw.indexOf("\r\n\r\n");
   const [statusLine, ...headerLines] = raw.slice(0, split).split("\r\n");
   const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+    headerLines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
   );
   let body = raw.slice(split + 4);
   if (headers["transfer-encoding"] === "chunked") {

@@ -22,14 +22,31 @@ describe("loadServerConfig", () => {
   });
 
   test("reads seconds as fractions, and empty values as unset", () => {
-    const config = loadServerConfig({ BODY_TIMEOUT_SECONDS: "0.5", HEADERS_TIMEOUT_SECONDS: "", METRICS_TOKEN: "", TRUST_PROXY: "2", HOST: "127.0.0.1" });
-    expect(config).toMatchObject({ bodyTimeoutMs: 500, headersTimeoutMs: 10_000, metricsToken: undefined, trustProxy: 2, host: "127.0.0.1" });
+    const config = loadServerConfig({
+      BODY_TIMEOUT_SECONDS: "0.5",
+      HEADERS_TIMEOUT_SECONDS: "",
+      METRICS_TOKEN: "",
+      TRUST_PROXY: "2",
+      HOST: "127.0.0.1",
+    });
+    expect(config).toMatchObject({
+      bodyTimeoutMs: 500,
+      headersTimeoutMs: 10_000,
+      metricsToken: undefined,
+      trustProxy: 2,
+      host: "127.0.0.1",
+    });
   });
 
   test("names every variable to fix at once", () => {
     let error: unknown;
     try {
-      loadServerConfig({ PORT: "http", MAX_CONNECTIONS: "0", KEEP_ALIVE_TIMEOUT_SECONDS: "abc", METRICS_TOKEN: "has space in it 1234" });
+      loadServerConfig({
+        PORT: "http",
+        MAX_CONNECTIONS: "0",
+        KEEP_ALIVE_TIMEOUT_SECONDS: "abc",
+        METRICS_TOKEN: "has space in it 1234",
+      });
     } catch (caught) {
       error = caught;
     }
@@ -40,12 +57,18 @@ describe("loadServerConfig", () => {
       "KEEP_ALIVE_TIMEOUT_SECONDS",
       "METRICS_TOKEN",
     ]);
-    expect((error as Error).message).toMatch(/^Invalid server configuration; set these environment variables:\n {2}- PORT: /);
+    expect((error as Error).message).toMatch(
+      /^Invalid server configuration; set these environment variables:\n {2}- PORT: /,
+    );
   });
 
   test("refuses deadlines node would refuse: headers or body longer than the whole request", () => {
-    expect(() => loadServerConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow("HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS");
-    expect(() => loadServerConfig({ BODY_TIMEOUT_SECONDS: "31" })).toThrow("BODY_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS");
+    expect(() => loadServerConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow(
+      "HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS",
+    );
+    expect(() => loadServerConfig({ BODY_TIMEOUT_SECONDS: "31" })).toThrow(
+      "BODY_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS",
+    );
   });
 });
 
@@ -111,7 +134,15 @@ describe("redactSecrets", () => {
       "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl inline",
     ].join("\n");
     const redacted = redactSecrets(text);
-    for (const secret of ["abc123", "tok.en.value", "deadbeef", "cafe", "eyJzdWIiOiIxIn0", "0123456789abcdef", "c2lnbmF0dXJl"]) {
+    for (const secret of [
+      "abc123",
+      "tok.en.value",
+      "deadbeef",
+      "cafe",
+      "eyJzdWIiOiIxIn0",
+      "0123456789abcdef",
+      "c2lnbmF0dXJl",
+    ]) {
       expect(redacted).not.toContain(secret);
     }
     expect(redacted).toContain("https://shop.example/apps/saved-items/api/list?[redacted]");
@@ -121,7 +152,11 @@ describe("redactSecrets", () => {
   test("error fields carry name, message and stack redacted, and causes", () => {
     const error = new Error("outer https://x.test/a?token=1", { cause: new Error("inner signature=2") });
     const fields = errorFields(error);
-    expect(fields).toMatchObject({ name: "Error", message: "outer https://x.test/a?[redacted]", cause: { message: "inner signature=[redacted]" } });
+    expect(fields).toMatchObject({
+      name: "Error",
+      message: "outer https://x.test/a?[redacted]",
+      cause: { message: "inner signature=[redacted]" },
+    });
     expect(String(fields.stack)).not.toContain("token=1");
   });
 });

@@ -22,7 +22,10 @@ describe("DATABASE_URL", () => {
     });
     expect(parseDatabaseUrl("postgresql://app@db/saved_items?sslmode=require").kind).toBe("postgres");
     expect(parseDatabaseUrl("pglite:memory")).toEqual({ kind: "embedded", dataDir: "memory" });
-    expect(parseDatabaseUrl("pglite:/var/lib/saved-items")).toEqual({ kind: "embedded", dataDir: "/var/lib/saved-items" });
+    expect(parseDatabaseUrl("pglite:/var/lib/saved-items")).toEqual({
+      kind: "embedded",
+      dataDir: "/var/lib/saved-items",
+    });
     expect(parseDatabaseUrl(DEFAULT_DATABASE_URL)).toEqual({ kind: "embedded", dataDir: path.resolve(".data/pglite") });
   });
 
@@ -79,7 +82,9 @@ describe("the test database", () => {
   const counts = async () =>
     Promise.all(
       Prisma.dmmf.datamodel.models.map(async (model) => {
-        const rows = await db.$queryRawUnsafe<{ count: number }[]>(`SELECT count(*)::int AS count FROM "${model.dbName ?? model.name}"`);
+        const rows = await db.$queryRawUnsafe<{ count: number }[]>(
+          `SELECT count(*)::int AS count FROM "${model.dbName ?? model.name}"`,
+        );
         return [model.name, rows[0]!.count] as const;
       }),
     );
@@ -87,8 +92,12 @@ describe("the test database", () => {
   test("(one test writes a row into every model's table)", async () => {
     await db.shop.create({ data: { domain: "reset.myshopify.com" } });
     await db.usageCounter.create({ data: { shopDomain: "reset.myshopify.com", period: "2026-11", count: 3 } });
-    await db.session.create({ data: { id: "offline_reset", shop: "reset.myshopify.com", state: "", accessToken: "t" } });
-    await db.pendingCustomerRedaction.create({ data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1" } });
+    await db.session.create({
+      data: { id: "offline_reset", shop: "reset.myshopify.com", state: "", accessToken: "t" },
+    });
+    await db.pendingCustomerRedaction.create({
+      data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1" },
+    });
     await db.customerUsage.create({
       data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1", period: "2026-11", count: 1 },
     });
@@ -105,7 +114,10 @@ describe("the test database", () => {
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
     try {
       const echoes = await Promise.all(
-        Array.from({ length: 200 }, async (_, i) => (await pool.query("SELECT $1::int AS n, $2::text AS s", [i, `s${i}`])).rows[0]),
+        Array.from(
+          { length: 200 },
+          async (_, i) => (await pool.query("SELECT $1::int AS n, $2::text AS s", [i, `s${i}`])).rows[0],
+        ),
       );
       expect(echoes).toEqual(Array.from({ length: 200 }, (_, i) => ({ n: i, s: `s${i}` })));
 
@@ -184,7 +196,9 @@ describe("the embedded database (pglite: DATABASE_URL)", () => {
           child.kill("SIGTERM");
         }
       });
-      child.once("exit", (code, signal) => (report ? resolve({ report, exit: { code, signal } }) : reject(new Error(output))));
+      child.once("exit", (code, signal) =>
+        report ? resolve({ report, exit: { code, signal } }) : reject(new Error(output)),
+      );
     });
   }
 

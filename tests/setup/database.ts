@@ -48,10 +48,14 @@ async function onServer<T>(serverUrl: string, run: (pool: pg.Pool) => Promise<T>
 
 async function dropStaleDatabases(serverUrl: string): Promise<void> {
   await onServer(serverUrl, async (pool) => {
-    const { rows } = await pool.query<{ datname: string }>("SELECT datname FROM pg_database WHERE starts_with(datname, $1)", [NAME_PREFIX]);
+    const { rows } = await pool.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE starts_with(datname, $1)",
+      [NAME_PREFIX],
+    );
     for (const { datname } of rows) {
       const startedAt = Number.parseInt(datname.slice(NAME_PREFIX.length).split("_")[0] ?? "", 36);
-      if (Date.now() - startedAt > STALE_AFTER_MS) await pool.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      if (Date.now() - startedAt > STALE_AFTER_MS)
+        await pool.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     }
   });
 }
@@ -67,7 +71,11 @@ export async function embeddedDumps(): Promise<{ emptyDump: string; migratedDump
   const key = createHash("sha256")
     .update(readFileSync(path.join(repoRoot, "node_modules/@electric-sql/pglite/package.json")))
     .update(readFileSync(path.join(repoRoot, "app/lib/database/migrations.server.ts")))
-    .update(readMigrations().map((migration) => `${migration.name}:${migration.checksum}`).join("\n"))
+    .update(
+      readMigrations()
+        .map((migration) => `${migration.name}:${migration.checksum}`)
+        .join("\n"),
+    )
     .digest("hex")
     .slice(0, 16);
   const dir = path.join(DUMP_CACHE, key);
@@ -118,7 +126,10 @@ export async function prepareTestDatabases(): Promise<{ databases: TestDatabases
 }
 
 /** A database of this file's own: migrated, or empty (no schema at all) for tests of the migrations themselves. */
-export async function createTestDatabase(databases: TestDatabases, options: { empty?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  databases: TestDatabases,
+  options: { empty?: boolean } = {},
+): Promise<TestDatabase> {
   if (databases.kind === "embedded") {
     const dump = await readFile(options.empty ? databases.emptyDump : databases.migratedDump);
     const embedded = await serveEmbeddedPostgres(await PGlite.create({ loadDataDir: new Blob([dump]) }));

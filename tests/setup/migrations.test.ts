@@ -117,7 +117,9 @@ describe("the migrations", () => {
     expect(rows).toEqual(
       codeMigrations.map((name) => ({
         migration_name: name,
-        checksum: createHash("sha256").update(readFileSync(path.join(migrationsDir, name, "migration.sql"))).digest("hex"),
+        checksum: createHash("sha256")
+          .update(readFileSync(path.join(migrationsDir, name, "migration.sql")))
+          .digest("hex"),
         finished_at: expect.any(Date),
         rolled_back_at: null,
         applied_steps_count: 1,

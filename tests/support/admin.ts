@@ -43,7 +43,11 @@ export interface WebhookDelivery {
  */
 export function signedWebhook(topic: string, delivery: WebhookDelivery): Request {
   const body = JSON.stringify(delivery.payload ?? {});
-  const hmac = delivery.hmac ?? createHmac("sha256", delivery.secret ?? TEST_ENV.SHOPIFY_API_SECRET).update(body).digest("base64");
+  const hmac =
+    delivery.hmac ??
+    createHmac("sha256", delivery.secret ?? TEST_ENV.SHOPIFY_API_SECRET)
+      .update(body)
+      .digest("base64");
   return new Request(new URL(webhookUri(topic), delivery.baseUrl ?? APP_URL), {
     method: "POST",
     body,

@@ -73,7 +73,9 @@ export async function signHs256(
   header: Record<string, unknown> = {},
 ): Promise<string> {
   const payload = Object.fromEntries(Object.entries(claims).filter(([, value]) => value !== undefined));
-  return new SignJWT(payload).setProtectedHeader({ alg: "HS256", typ: "JWT", ...header }).sign(new TextEncoder().encode(secret));
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: "HS256", typ: "JWT", ...header })
+    .sign(new TextEncoder().encode(secret));
 }
 
 /** An unsigned token (alg "none"), the classic signature bypass. */
@@ -148,7 +150,10 @@ export function exchangeHeadless(body: unknown): Promise<DirectResult> {
 }
 
 /** POST /api/customer-account/auth/exchange as an extension does, with its session token. */
-export function exchangeCustomerAccount(sessionToken: string | null, headers: Record<string, string> = {}): Promise<DirectResult> {
+export function exchangeCustomerAccount(
+  sessionToken: string | null,
+  headers: Record<string, string> = {},
+): Promise<DirectResult> {
   return callDirect("/api/customer-account/auth/exchange", {
     method: "POST",
     authorization: sessionToken === null ? null : `Bearer ${sessionToken}`,

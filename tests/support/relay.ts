@@ -5,7 +5,9 @@ import net from "node:net";
  * server away from the app and give it back without touching the server the other tests use.
  * `target` is a URL with an explicit port; the relay's URL is the same with the relay's address.
  */
-export async function createRelay(target: string): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
+export async function createRelay(
+  target: string,
+): Promise<{ url: string; cut(): Promise<void>; restore(): Promise<void> }> {
   const { hostname, port } = new URL(target);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((inbound) => {
@@ -21,7 +23,9 @@ export async function createRelay(target: string): Promise<{ url: string; cut():
     inbound.pipe(outbound).pipe(inbound);
   });
   const listen = (listenPort: number) =>
-    new Promise<number>((resolve) => server.listen(listenPort, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)));
+    new Promise<number>((resolve) =>
+      server.listen(listenPort, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)),
+    );
   const relayPort = await listen(0);
   const url = new URL(target);
   url.hostname = "127.0.0.1";

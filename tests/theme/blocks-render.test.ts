@@ -41,13 +41,18 @@ describe("theme blocks rendered with liquidjs", () => {
   });
 
   test("the save button carries the product, the selected variant and the variants' data", async () => {
-    const { html } = await createThemeRenderer({ locale: "en" }).renderBlock("save-button", { ...globalsFor(), product: shirt() });
+    const { html } = await createThemeRenderer({ locale: "en" }).renderBlock("save-button", {
+      ...globalsFor(),
+      product: shirt(),
+    });
     expect(attribute(html, "data-product-id")).toBe("8101");
     expect(attribute(html, "data-variant-id")).toBe("91012");
     expect(attribute(html, "data-entity")).toBe("product");
     expect(html).toMatch(/<button type="button" class="si-btn" aria-pressed="false">/);
     expect(html).toContain('role="status" aria-live="polite"');
-    const variants = JSON.parse(/<script type="application\/json" data-si-variants>([\s\S]*?)<\/script>/.exec(html)![1]!);
+    const variants = JSON.parse(
+      /<script type="application\/json" data-si-variants>([\s\S]*?)<\/script>/.exec(html)![1]!,
+    );
     expect(variants).toEqual([
       { id: 91011, title: "S", price: "$49.00" },
       { id: 91012, title: "M", price: "$49.00" },
@@ -59,7 +64,14 @@ describe("theme blocks rendered with liquidjs", () => {
     const { html } = await createThemeRenderer({ locale: "fr" }).renderBlock(
       "save-button",
       { ...globalsFor(), product: shirt() },
-      { label_save: "Wish", label_saved: "Wished", context: "gifts", icon: "star", active_color: "#00aa00", proxy_path: "tools/saved" },
+      {
+        label_save: "Wish",
+        label_saved: "Wished",
+        context: "gifts",
+        icon: "star",
+        active_color: "#00aa00",
+        proxy_path: "tools/saved",
+      },
     );
     expect(attribute(html, "data-t-save")).toBe("Wish");
     expect(attribute(html, "data-t-saved")).toBe("Wished");
@@ -81,7 +93,9 @@ describe("theme blocks rendered with liquidjs", () => {
   });
 
   test("schemas: targets, one shared script and stylesheet, a default for every setting the Liquid reads", () => {
-    const blocks = Object.fromEntries(["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]));
+    const blocks = Object.fromEntries(
+      ["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]),
+    );
     expect(blocks["save-button"]!.schema.target).toBe("section");
     expect(blocks["saved-items"]!.schema.target).toBe("section");
     expect(blocks["saved-items-embed"]!.schema.target).toBe("body");

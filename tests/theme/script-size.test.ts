@@ -8,7 +8,12 @@ import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { build, transform } from "esbuild";
 import { describe, expect, test } from "vitest";
-import { BUILD_COMMAND, THEME_SCRIPT_ASSET, THEME_SCRIPT_SOURCE, themeScriptBuild } from "../../scripts/build-extensions";
+import {
+  BUILD_COMMAND,
+  THEME_SCRIPT_ASSET,
+  THEME_SCRIPT_SOURCE,
+  themeScriptBuild,
+} from "../../scripts/build-extensions";
 
 /** The theme linter's AssetSizeAppBlockJavaScript threshold for theme app extensions. */
 const LIMIT_BYTES = 10_000;
@@ -26,7 +31,9 @@ describe("assets/saved-items.js", () => {
       .reduce((sum, file) => sum + readFileSync(path.join(THEME_SCRIPT_SOURCE, file)).length, 0);
     const bytes = Buffer.byteLength(asset());
     const gzipped = gzipSync(asset(), { level: 9 }).length;
-    console.log(`saved-items.js: TypeScript ${sourceBytes} B, built ${bytes} B (limit ${LIMIT_BYTES} B), built+gzip ${gzipped} B`);
+    console.log(
+      `saved-items.js: TypeScript ${sourceBytes} B, built ${bytes} B (limit ${LIMIT_BYTES} B), built+gzip ${gzipped} B`,
+    );
     expect(bytes).toBeLessThanOrEqual(LIMIT_BYTES);
   });
 

@@ -51,15 +51,25 @@ describe("theme check over extensions/saved-items-theme", () => {
     const run = await themeCheck.themeCheckRun(EXTENSION, undefined, (message) => log.push(message));
     expect(run.config.context).toBe("app");
     expect(run.config.checks.map((check) => check.meta.code)).toEqual(
-      expect.arrayContaining(["AppBlockValidTags", "AssetSizeAppBlockJavaScript", "MatchingTranslations", "TranslationKeyExists"]),
+      expect.arrayContaining([
+        "AppBlockValidTags",
+        "AssetSizeAppBlockJavaScript",
+        "MatchingTranslations",
+        "TranslationKeyExists",
+      ]),
     );
     const files = run.theme.map((file) => path.relative(EXTENSION, new URL(file.uri).pathname)).sort();
-    expect(files).toEqual(expect.arrayContaining(["blocks/save-button.liquid", "blocks/saved-items-embed.liquid", "locales/fr.json"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["blocks/save-button.liquid", "blocks/saved-items-embed.liquid", "locales/fr.json"]),
+    );
     const report = run.offenses.map(
-      (o) => `${path.relative(EXTENSION, new URL(o.uri).pathname)}:${o.start.line + 1} ${o.check} [severity ${o.severity}] ${o.message}`,
+      (o) =>
+        `${path.relative(EXTENSION, new URL(o.uri).pathname)}:${o.start.line + 1} ${o.check} [severity ${o.severity}] ${o.message}`,
     );
     if (report.length) console.log(`theme check offenses:\n  ${report.join("\n  ")}`);
-    expect(run.offenses.filter((o) => o.severity === themeCheck.Severity.ERROR).map((o) => `${o.check}: ${o.message}`)).toEqual([]);
+    expect(
+      run.offenses.filter((o) => o.severity === themeCheck.Severity.ERROR).map((o) => `${o.check}: ${o.message}`),
+    ).toEqual([]);
     // Nothing came from the network: every resource was read from the local mirror.
     expect(log.join("\n")).not.toMatch(/Failed to (download|setup)/);
   }, 60_000);
@@ -67,8 +77,16 @@ describe("theme check over extensions/saved-items-theme", () => {
   test("is not vacuous: a copy with the unminified script, a missing translation and a hardcoded route fails", async () => {
     const copy = path.join(tmp, "broken-extension");
     cpSync(EXTENSION, copy, { recursive: true });
-    await build({ ...themeScriptBuild, minify: false, mangleProps: undefined, outfile: path.join(copy, "assets/saved-items.js") });
-    appendFileSync(path.join(copy, "snippets/saved-items-icon.liquid"), "{{ 'saved_items.nope' | t }}<a href=\"/account/login\">x</a>\n");
+    await build({
+      ...themeScriptBuild,
+      minify: false,
+      mangleProps: undefined,
+      outfile: path.join(copy, "assets/saved-items.js"),
+    });
+    appendFileSync(
+      path.join(copy, "snippets/saved-items-icon.liquid"),
+      "{{ 'saved_items.nope' | t }}<a href=\"/account/login\">x</a>\n",
+    );
     const offenses = await themeCheck.check(copy);
     expect(offenses.map((o) => o.check)).toEqual(
       expect.arrayContaining(["AssetSizeAppBlockJavaScript", "TranslationKeyExists", "HardcodedRoutes"]),

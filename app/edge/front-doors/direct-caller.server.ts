@@ -20,7 +20,8 @@ export function requireCustomerAccountCaller(request: Request): Promise<Caller> 
  */
 async function requireDirectCaller(request: Request, channel: DirectChannel): Promise<Caller> {
   const header = request.headers.get("Authorization")?.trim();
-  if (!header) throw new ServiceError("AUTH_REQUIRED", "Send Authorization: Bearer <access token> from the exchange route");
+  if (!header)
+    throw new ServiceError("AUTH_REQUIRED", "Send Authorization: Bearer <access token> from the exchange route");
   const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
   if (!token) throw new ServiceError("INVALID_TOKEN", "The Authorization header must be Bearer <access token>");
   const claims = await verifyDirectAccessToken(token, channel);

@@ -12,11 +12,17 @@ import { verifyProxyRequest } from "./proxy-signature.server";
  */
 export async function requireProxyCaller(request: Request): Promise<Caller> {
   // The platform stamps signatures with the real time, so freshness is judged by it, not by `clock`.
-  const { shop, loggedInCustomerId } = verifyProxyRequest(new URL(request.url), getEnv().SHOPIFY_API_SECRET, new Date());
+  const { shop, loggedInCustomerId } = verifyProxyRequest(
+    new URL(request.url),
+    getEnv().SHOPIFY_API_SECRET,
+    new Date(),
+  );
   if (!loggedInCustomerId) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
-  if (!/^\d{1,20}$/.test(loggedInCustomerId)) throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");
+  if (!/^\d{1,20}$/.test(loggedInCustomerId))
+    throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");
   // Only reachable with a valid signature: a shop value that is no shop domain has no install.
-  if (!SHOP_DOMAIN_PATTERN.test(shop)) throw new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop");
+  if (!SHOP_DOMAIN_PATTERN.test(shop))
+    throw new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop");
   await requireOfflineSession(shop);
   return {
     shop,

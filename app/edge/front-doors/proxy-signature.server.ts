@@ -41,8 +41,10 @@ export function verifyProxyRequest(url: URL, secret: string, now: Date): { shop:
   }
   const signature = params.get("signature")!;
   const timestamp = params.get("timestamp")!;
-  if (!/^[0-9a-f]{64}$/.test(signature) || !/^\d{1,12}$/.test(timestamp)) throw invalid("malformed signature or timestamp");
-  if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > PROXY_SIGNATURE_MAX_AGE_SECONDS) throw invalid("stale timestamp");
+  if (!/^[0-9a-f]{64}$/.test(signature) || !/^\d{1,12}$/.test(timestamp))
+    throw invalid("malformed signature or timestamp");
+  if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > PROXY_SIGNATURE_MAX_AGE_SECONDS)
+    throw invalid("stale timestamp");
   const expected = Buffer.from(signProxyParameters(params, secret), "hex");
   if (!timingSafeEqual(expected, Buffer.from(signature, "hex"))) throw invalid("signature mismatch");
   return { shop: params.get("shop")!, loggedInCustomerId: params.get("logged_in_customer_id")! };

@@ -1,9 +1,6 @@
 import type { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "~/lib/errors";
-import {
-  DirectAccessGrantSchema,
-  HeadlessExchangeRequestSchema,
-} from "~/services/direct-access/schemas";
+import { DirectAccessGrantSchema, HeadlessExchangeRequestSchema } from "~/services/direct-access/schemas";
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
 import { EXCHANGE_PATHS, operationPath, type DirectChannel } from "../route-table";
 

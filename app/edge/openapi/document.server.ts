@@ -200,7 +200,10 @@ function responseComponents(): { registry: ComponentRegistry; envelopes: Map<z.Z
     const dataId = registry.get(route.data)?.id;
     if (!dataId) throw new Error(`${route.path}: its success data schema is not registered as a component`);
     const id = `${dataId}Envelope`;
-    registry.add(z.object({ ok: z.literal(true), data: route.data }), { id, description: `{ok: true, data: ${dataId}}` });
+    registry.add(z.object({ ok: z.literal(true), data: route.data }), {
+      id,
+      description: `{ok: true, data: ${dataId}}`,
+    });
     envelopes.set(route.data, id);
   }
   return { registry, envelopes };
@@ -353,7 +356,7 @@ function infoDescription(): string {
     "",
     "Shop, channel and customer come only from the token. POST bodies are JSON (`Content-Type: application/json`, at most 256 KiB); GET routes take query parameters, each at most once.",
     "",
-    "Success: `{\"ok\": true, \"data\": ...}`. Error: `{\"ok\": false, \"error\": {\"code\", \"message\", \"retryable\"}}`.",
+    'Success: `{"ok": true, "data": ...}`. Error: `{"ok": false, "error": {"code", "message", "retryable"}}`.',
     "",
     "| Code | HTTP status | retryable |",
     "| --- | --- | --- |",

@@ -39,7 +39,12 @@ export interface SharedHashes {
    * Replaces the field with change(current) atomically (retried when another instance changed it
    * in between), or deletes it when change gives undefined; the hash expires ttlMs after its last change.
    */
-  update(key: string, field: string, change: (current: string | undefined) => string | undefined, ttlMs: number): Promise<void>;
+  update(
+    key: string,
+    field: string,
+    change: (current: string | undefined) => string | undefined,
+    ttlMs: number,
+  ): Promise<void>;
   remove(key: string): Promise<void>;
 }
 

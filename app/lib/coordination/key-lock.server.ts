@@ -46,7 +46,9 @@ async function acquire(tails: Map<string, Promise<void>>, key: string, deadline:
 async function settlesBy(promise: Promise<void>, deadline: number): Promise<boolean> {
   if (deadline === Infinity) return promise.then(() => true);
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), deadline - performance.now())));
+  const timedOut = new Promise<false>(
+    (resolve) => (timer = setTimeout(() => resolve(false), deadline - performance.now())),
+  );
   try {
     return await Promise.race([promise.then(() => true), timedOut]);
   } finally {

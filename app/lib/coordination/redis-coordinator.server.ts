@@ -108,7 +108,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       for (;;) {
         const heardBefore = watch?.heard;
         const [count, fenceOrLeaseLeft] = integers(
-          await link.run((client) => scripts.acquireLocks(client, [fenceKey, ...lockKeys.slice(taken)], [token, lockTtlMs])),
+          await link.run((client) =>
+            scripts.acquireLocks(client, [fenceKey, ...lockKeys.slice(taken)], [token, lockTtlMs]),
+          ),
         );
         taken += count;
         if (taken === lockKeys.length) return fenceOrLeaseLeft;
@@ -121,7 +123,8 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         }
         if (watch.heard !== heardBefore) continue;
         const left = deadline - performance.now();
-        if (left <= 0) throw new LockUnavailableError(`Waited ${lockWaitMs} ms for the lock on ${blocking}; retry shortly`);
+        if (left <= 0)
+          throw new LockUnavailableError(`Waited ${lockWaitMs} ms for the lock on ${blocking}; retry shortly`);
         // A lease that has less left than the cap is a holder that may have crashed: try as it ends.
         const sleep = Math.min(fenceOrLeaseLeft > 0 ? fenceOrLeaseLeft : MAX_POLL_MS, MAX_POLL_MS);
         await watch.next(Math.min(left, sleep * (0.8 + Math.random() * 0.4)));
@@ -130,7 +133,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       // All the keys, not just those taken: an attempt that timed out may still have run on the server.
       await release(lockKeys, token);
       if (error instanceof LockUnavailableError) throw error;
-      throw new LockUnavailableError("The locks could not be taken: Redis is unreachable; retry shortly", { cause: error });
+      throw new LockUnavailableError("The locks could not be taken: Redis is unreachable; retry shortly", {
+        cause: error,
+      });
     } finally {
       watch?.close();
     }
@@ -207,7 +212,13 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
     async takeTokens(name, rule, cost = 1) {
       try {
         const waitMs = Number(
-          await link.run((client) => scripts.takeTokens(client, [key("bucket", name)], [rule.capacity, rule.refillPerSecond, cost, clock.now().getTime()])),
+          await link.run((client) =>
+            scripts.takeTokens(
+              client,
+              [key("bucket", name)],
+              [rule.capacity, rule.refillPerSecond, cost, clock.now().getTime()],
+            ),
+          ),
         );
         return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs: waitMs };
       } catch {
@@ -250,7 +261,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
           );
           if (Number(written) === 1) return;
         }
-        throw new CoordinatorUnavailableError(`${hashKey} ${field} kept changing under ${MAX_FIELD_UPDATE_ATTEMPTS} updates`);
+        throw new CoordinatorUnavailableError(
+          `${hashKey} ${field} kept changing under ${MAX_FIELD_UPDATE_ATTEMPTS} updates`,
+        );
       },
       async remove(name) {
         await link.run((client) => client.del(key("hash", name)));

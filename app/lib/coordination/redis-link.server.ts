@@ -119,7 +119,9 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       closed = true;
       clearTimeout(probeTimer);
       // QUIT needs a live connection; disconnect() also stops a reconnection in progress.
-      await Promise.all([client, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await Promise.all(
+        [client, subscriber].map((connection) => connection.quit().catch(() => connection.disconnect())),
+      );
     },
   };
 }

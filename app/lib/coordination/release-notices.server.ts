@@ -42,7 +42,15 @@ export function createReleaseNotices(subscriber: Redis) {
     async watch(name: string): Promise<ReleaseWatch> {
       let channel = channels.get(name);
       if (!channel) {
-        channel = { watchers: 0, heard: 0, wakers: new Set(), subscribed: subscriber.subscribe(name).then(() => undefined, () => undefined) };
+        channel = {
+          watchers: 0,
+          heard: 0,
+          wakers: new Set(),
+          subscribed: subscriber.subscribe(name).then(
+            () => undefined,
+            () => undefined,
+          ),
+        };
         channels.set(name, channel);
       }
       const current = channel;

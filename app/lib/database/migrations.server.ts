@@ -81,7 +81,9 @@ type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 
 /** Rows of migrations that count as applied or failed; a rolled-back one is applied again, as Prisma does. */
 async function appliedRows(db: Queryable): Promise<AppliedRow[] | undefined> {
-  const table = await db.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS "exists"`);
+  const table = await db.query<{ exists: boolean }>(
+    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS "exists"`,
+  );
   if (!table.rows[0]?.exists) return undefined;
   const result = await db.query<AppliedRow>(
     `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL ORDER BY started_at`,
@@ -108,10 +110,14 @@ async function acquireLock(client: pg.PoolClient): Promise<void> {
   // session's timeouts, which on PGlite every connection shares.
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const result = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [ADVISORY_LOCK_KEY]);
+    const result = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+      ADVISORY_LOCK_KEY,
+    ]);
     if (result.rows[0]?.locked) return;
     if (Date.now() > deadline) {
-      throw new Error(`Another process has held the migration lock for ${LOCK_WAIT_MS / 1000} s; is a migration stuck?`);
+      throw new Error(
+        `Another process has held the migration lock for ${LOCK_WAIT_MS / 1000} s; is a migration stuck?`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
@@ -179,7 +185,9 @@ export async function applyMigrations(pool: pg.Pool, options: MigrationOptions =
           applied.push(migration.name);
         } catch (error) {
           await client.query("ROLLBACK");
-          throw new Error(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, { cause: error });
+          throw new Error(`Migration ${migration.name} failed and was rolled back: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
       }
       return applied;

@@ -109,7 +109,10 @@ export interface SubscriptionWebhookPayload {
  * the old subscription and activates the new one in whichever order the webhooks arrive.
  * Returns the recorded plan, or undefined when the payload changed nothing.
  */
-export async function applySubscriptionPayload(shop: string, payload: SubscriptionWebhookPayload): Promise<Plan | undefined> {
+export async function applySubscriptionPayload(
+  shop: string,
+  payload: SubscriptionWebhookPayload,
+): Promise<Plan | undefined> {
   const subscription = payload.app_subscription;
   const key = planKeyNamed(subscription?.plan_handle) ?? planKeyNamed(subscription?.name);
   const status = subscription?.status?.toUpperCase();

@@ -114,6 +114,8 @@ async function redactCustomer(
       if (!(isServiceError(error) && error.code === "SHOP_NOT_INSTALLED")) throw error;
     }
   }
-  console.info(`[compliance] customers/redact for ${customerGid} on ${shop} deferred until the app can reach the shop again`);
+  console.info(
+    `[compliance] customers/redact for ${customerGid} on ${shop} deferred until the app can reach the shop again`,
+  );
   return { status: "deferred", deleted: { items: 0, lists: 0 } };
 }

@@ -117,16 +117,26 @@ export async function collectCustomerRecords(
 ): Promise<{ lists: SavedListExport[]; items: SavedItemExport[] }> {
   const query = customerQuery(customerGid);
   const lists: SavedListExport[] = [];
-  for await (const nodes of pages<{ id: string; updatedAt: string; context: FieldValue | null }>(admin, CUSTOMER_LISTS, {
-    type: SAVE_LIST_TYPE,
-    query,
-    first: EXPORT_PAGE_SIZE,
-  })) {
-    lists.push(...nodes.map((node) => ({ id: node.id, context: node.context?.value ?? null, updatedAt: node.updatedAt })));
+  for await (const nodes of pages<{ id: string; updatedAt: string; context: FieldValue | null }>(
+    admin,
+    CUSTOMER_LISTS,
+    {
+      type: SAVE_LIST_TYPE,
+      query,
+      first: EXPORT_PAGE_SIZE,
+    },
+  )) {
+    lists.push(
+      ...nodes.map((node) => ({ id: node.id, context: node.context?.value ?? null, updatedAt: node.updatedAt })),
+    );
   }
   const items: SavedItemExport[] = [];
   type ItemNode = Parameters<typeof toSaveItemRecord>[0];
-  for await (const nodes of pages<ItemNode>(admin, CUSTOMER_ITEMS, { type: SAVE_ITEM_TYPE, query, first: EXPORT_PAGE_SIZE })) {
+  for await (const nodes of pages<ItemNode>(admin, CUSTOMER_ITEMS, {
+    type: SAVE_ITEM_TYPE,
+    query,
+    first: EXPORT_PAGE_SIZE,
+  })) {
     items.push(
       ...nodes.map((node) => {
         // A data request reports what is stored, as stored: every field by its key.

@@ -26,7 +26,10 @@ export async function exchangeCustomerAccountSessionToken(request: Request): Pro
 async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTPayload> {
   const token = sessionTokenOf(request);
   if (!token) {
-    throw new ServiceError("AUTH_REQUIRED", "Send Authorization: Bearer <session token from shopify.sessionToken.get()>");
+    throw new ServiceError(
+      "AUTH_REQUIRED",
+      "Send Authorization: Bearer <session token from shopify.sessionToken.get()>",
+    );
   }
   const { SHOPIFY_API_KEY, SHOPIFY_API_SECRET } = getEnv();
   try {
@@ -46,7 +49,12 @@ async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTP
 }
 
 function sessionTokenOf(request: Request): string | undefined {
-  return request.headers.get("Authorization")?.trim().replace(/^Bearer\s+/i, "") || undefined;
+  return (
+    request.headers
+      .get("Authorization")
+      ?.trim()
+      .replace(/^Bearer\s+/i, "") || undefined
+  );
 }
 
 /**
@@ -70,7 +78,14 @@ function shopFromDest(dest: unknown): string {
 
 /** dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it. */
 function normalisedDest(dest: unknown): string | undefined {
-  const shop = typeof dest === "string" ? dest.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/\/+$/, "") : "";
+  const shop =
+    typeof dest === "string"
+      ? dest
+          .trim()
+          .toLowerCase()
+          .replace(/^https?:\/\//, "")
+          .replace(/\/+$/, "")
+      : "";
   return SHOP_DOMAIN_PATTERN.test(shop) ? shop : undefined;
 }
 

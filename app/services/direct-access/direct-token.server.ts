@@ -73,7 +73,10 @@ export async function mintDirectAccessToken(subject: {
  * claim present and well-formed, a few seconds of skew. Expired → TOKEN_EXPIRED, anything else
  * wrong → INVALID_TOKEN, and a token of the other channel → CHANNEL_MISMATCH.
  */
-export async function verifyDirectAccessToken(token: string, expectedChannel?: DirectChannel): Promise<DirectAccessClaims> {
+export async function verifyDirectAccessToken(
+  token: string,
+  expectedChannel?: DirectChannel,
+): Promise<DirectAccessClaims> {
   let payload: unknown;
   try {
     ({ payload } = await jwtVerify(token, signingKey(), {
@@ -85,13 +88,19 @@ export async function verifyDirectAccessToken(token: string, expectedChannel?: D
     }));
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
-      throw new ServiceError("TOKEN_EXPIRED", "The access token has expired; exchange again for a new one", { cause: error });
+      throw new ServiceError("TOKEN_EXPIRED", "The access token has expired; exchange again for a new one", {
+        cause: error,
+      });
     }
-    throw new ServiceError("INVALID_TOKEN", "The access token is malformed or its signature is not valid", { cause: error });
+    throw new ServiceError("INVALID_TOKEN", "The access token is malformed or its signature is not valid", {
+      cause: error,
+    });
   }
   const claims = DirectAccessClaimsSchema.safeParse(payload);
   if (!claims.success) {
-    throw new ServiceError("INVALID_TOKEN", "The access token does not carry the expected claims", { cause: claims.error });
+    throw new ServiceError("INVALID_TOKEN", "The access token does not carry the expected claims", {
+      cause: claims.error,
+    });
   }
   if (expectedChannel && claims.data.channel !== expectedChannel) {
     throw new ServiceError(

@@ -95,7 +95,8 @@ function refuseUnless(decision: TokenDecision): void {
 function logRefusal(pair: string, attempt: ExchangeAttempt, error: ServiceError): void {
   const nowMs = clock.now().getTime();
   const current = refusals.get(pair);
-  const window = current && nowMs - current.windowStartMs < LOG_WINDOW_MS ? current : { windowStartMs: nowMs, count: 0 };
+  const window =
+    current && nowMs - current.windowStartMs < LOG_WINDOW_MS ? current : { windowStartMs: nowMs, count: 0 };
   window.count += 1;
   remember(refusals, pair, window);
   if (window.count % LOG_ONE_IN !== 1) return;

@@ -22,7 +22,9 @@ const CustomerIdResponseSchema = z.object({
  * Headless, legacy path (legacy customer accounts, deprecated by the platform but kept per the
  * spec): the Storefront API resolves a customer access token, authorised by the public token.
  */
-export async function exchangeStorefrontCustomerAccessToken(body: HeadlessLegacyExchangeRequest): Promise<DirectAccessGrant> {
+export async function exchangeStorefrontCustomerAccessToken(
+  body: HeadlessLegacyExchangeRequest,
+): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body), {
     code: "INVALID_LEGACY_STOREFRONT_TOKEN",
     message:

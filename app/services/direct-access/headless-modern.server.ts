@@ -22,7 +22,9 @@ const CustomerIdResponseSchema = z.object({
  * endpoint is discovered from the shop's well-known document (cached per shop), then asked for
  * the customer id.
  */
-export async function exchangeCustomerAccountAccessToken(body: HeadlessModernExchangeRequest): Promise<DirectAccessGrant> {
+export async function exchangeCustomerAccountAccessToken(
+  body: HeadlessModernExchangeRequest,
+): Promise<DirectAccessGrant> {
   return exchangeResolvedCustomer(body.shop, () => resolveCustomerGid(body.shop, body.customerAccountAccessToken), {
     code: "INVALID_HEADLESS_SIGNATURE",
     message:

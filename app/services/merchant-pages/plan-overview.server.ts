@@ -76,7 +76,8 @@ export function getPlansOverview(shop: string, plan: Plan) {
     pricingPlansUrl: pricingPlansUrl(shop),
     plans: PLAN_KEYS.map((key, index) => ({
       ...describePlan(PLANS[key]),
-      change: index === current ? ("current" as const) : index > current ? ("upgrade" as const) : ("downgrade" as const),
+      change:
+        index === current ? ("current" as const) : index > current ? ("upgrade" as const) : ("downgrade" as const),
     })),
   };
 }

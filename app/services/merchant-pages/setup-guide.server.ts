@@ -11,7 +11,8 @@ export interface SetupGuideInput {
   apiKey: string;
 }
 
-type ChannelGuide = { enabled: true; examples: { title: string; code: string }[] } | { enabled: false; requiredPlan: string };
+type ChannelGuide =
+  { enabled: true; examples: { title: string; code: string }[] } | { enabled: false; requiredPlan: string };
 
 /**
  * Setup: the theme editor deep link that adds the Save button block to the product template, and,
@@ -35,7 +36,10 @@ export function buildSetupGuide({ shop, plan, appUrl, apiKey }: SetupGuideInput)
     ]),
     headless: channelGuide(plan, "headless", () => [
       { title: "1. Exchange (from your server, never from a browser)", code: headlessExchangeExample(base, shop) },
-      { title: "2. Operations, with the returned authorization, for 300 seconds", code: headlessOperationsExample(base) },
+      {
+        title: "2. Operations, with the returned authorization, for 300 seconds",
+        code: headlessOperationsExample(base),
+      },
     ]),
   };
 }

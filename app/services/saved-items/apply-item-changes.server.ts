@@ -6,7 +6,14 @@ import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
 import { itemHandle, listHandle } from "./handles.server";
-import { currentState, lookUpItem, withObservedItems, withPendingItems, type KnownItem, type ListState } from "./list-state";
+import {
+  currentState,
+  lookUpItem,
+  withObservedItems,
+  withPendingItems,
+  type KnownItem,
+  type ListState,
+} from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
 import { applyWrites, readItemRecords, type ItemWrite, type ListWrite } from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
@@ -56,9 +63,13 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
     );
   } catch (error) {
     if (error instanceof LockUnavailableError) {
-      throw new ServiceError("INTERNAL_ERROR", "The item is busy or the service cannot coordinate right now; retry shortly", {
-        cause: error,
-      });
+      throw new ServiceError(
+        "INTERNAL_ERROR",
+        "The item is busy or the service cannot coordinate right now; retry shortly",
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -76,7 +87,8 @@ async function applyLocked(
   const contexts = [...new Set(changes.map((change) => change.item.context))];
   const states = new Map<string, ListState>();
   const startMs = Date.now();
-  for (const context of contexts) states.set(context, currentState(await store.get(keyOf(context)), shopVersion, startMs));
+  for (const context of contexts)
+    states.set(context, currentState(await store.get(keyOf(context)), shopVersion, startMs));
 
   await readUnknownStates(caller, changes, handles, states, startMs);
 
@@ -102,18 +114,30 @@ async function applyLocked(
         return;
       case "deactivate":
         writes.push({ kind: "update", id: current!.id!, fields: { status: "removed" } });
-        planned.push({ index, handle, context: change.item.context, previous: current, next: { ...current!, status: "removed" } });
+        planned.push({
+          index,
+          handle,
+          context: change.item.context,
+          previous: current,
+          next: { ...current!, status: "removed" },
+        });
         return;
       case "activate": {
         const fields = activationFields(change, savedAt);
-        const next = { ...identity, status: "active" as ItemState, savedAt, snapshot: fields.snapshot ?? current?.snapshot ?? null };
+        const next = {
+          ...identity,
+          status: "active" as ItemState,
+          savedAt,
+          snapshot: fields.snapshot ?? current?.snapshot ?? null,
+        };
         planned.push({ index, handle, context: change.item.context, previous: current, next });
         if (current) {
           writes.push({ kind: "update", id: current.id!, fields });
           return;
         }
         const key = listHandle(caller.customerGid, change.item.context);
-        if (!state.listExists) listWrites.set(key, { handle: key, customerGid: caller.customerGid, context: change.item.context });
+        if (!state.listExists)
+          listWrites.set(key, { handle: key, customerGid: caller.customerGid, context: change.item.context });
         writes.push({
           kind: "create",
           handle,
@@ -133,7 +157,10 @@ async function applyLocked(
 
   for (const context of contexts) {
     const pending = planned.filter((entry) => entry.context === context).map((entry) => entry.handle);
-    if (pending.length > 0) await store.update(keyOf(context), (current) => withPendingItems(currentState(current, shopVersion, startMs), pending, Date.now()));
+    if (pending.length > 0)
+      await store.update(keyOf(context), (current) =>
+        withPendingItems(currentState(current, shopVersion, startMs), pending, Date.now()),
+      );
   }
 
   // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not write.
@@ -193,7 +220,10 @@ async function readUnknownStates(
     (handle, index) => lookUpItem(states.get(changes[index]!.item.context)!, handle) === undefined,
   );
   const unknownLists = [...states.entries()]
-    .filter(([context, state]) => state.listExists === undefined && changes.some((c) => c.item.context === context && c.action !== "remove"))
+    .filter(
+      ([context, state]) =>
+        state.listExists === undefined && changes.some((c) => c.item.context === context && c.action !== "remove"),
+    )
     .map(([context]) => context);
   if (unknownItems.length === 0 && unknownLists.length === 0) {
     annotateRequest({ cache: "hit" });
@@ -212,7 +242,9 @@ async function readUnknownStates(
       const record = items.get(handle);
       observed[handle] = record ? observedItem(record) : absentItem(change.item, nowMs);
     });
-    const listExists = unknownLists.includes(context) ? Boolean(lists.get(listHandle(caller.customerGid, context))) : undefined;
+    const listExists = unknownLists.includes(context)
+      ? Boolean(lists.get(listHandle(caller.customerGid, context)))
+      : undefined;
     states.set(context, withObservedItems(state, observed, { nowMs, settlesPending: true, listExists }));
   }
 }

@@ -47,15 +47,17 @@ function wholeBatchRetryable(result: BatchResult): boolean {
   return result.succeeded === 0 && result.results.every((entry) => !entry.ok && entry.retryable);
 }
 
-const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]> } = {
-  save: (caller, input) => applyOne(caller, { action: "save", item: input, source: input.source, snapshot: input.snapshot }),
-  toggle: (caller, input) =>
-    applyOne(caller, { action: "toggle", item: input, source: input.source, snapshot: input.snapshot }),
-  remove: (caller, input) => applyOne(caller, { action: "remove", item: input }),
-  batch: (caller, input) => runBatch(caller, input.operations),
-  "is-saved": isSaved,
-  list: listSaved,
-};
+const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]> } =
+  {
+    save: (caller, input) =>
+      applyOne(caller, { action: "save", item: input, source: input.source, snapshot: input.snapshot }),
+    toggle: (caller, input) =>
+      applyOne(caller, { action: "toggle", item: input, source: input.source, snapshot: input.snapshot }),
+    remove: (caller, input) => applyOne(caller, { action: "remove", item: input }),
+    batch: (caller, input) => runBatch(caller, input.operations),
+    "is-saved": isSaved,
+    list: listSaved,
+  };
 
 async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {
   const [outcome] = await applyItemChanges(caller, [change]);
@@ -65,7 +67,10 @@ async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperati
 
 function assertBatchAllowed(plan: Plan, operations: BatchOperation[]): void {
   if (plan.maxBatchOperations === 0) {
-    throw new ServiceError("PLAN_LIMIT_REACHED", `Batch is not available on the ${plan.name} plan; upgrade to Starter or above`);
+    throw new ServiceError(
+      "PLAN_LIMIT_REACHED",
+      `Batch is not available on the ${plan.name} plan; upgrade to Starter or above`,
+    );
   }
   if (operations.length > plan.maxBatchOperations) {
     throw new ServiceError(

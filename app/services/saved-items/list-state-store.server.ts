@@ -33,7 +33,8 @@ interface CustomerEntry {
 function estimateBytes(state: ListState): number {
   let total = 200;
   for (const item of Object.values(state.items)) {
-    total += 250 + ("pending" in item ? 0 : item.entityGid.length + (item.snapshot?.length ?? 0) + (item.savedAt ? 20 : 0));
+    total +=
+      250 + ("pending" in item ? 0 : item.entityGid.length + (item.snapshot?.length ?? 0) + (item.savedAt ? 20 : 0));
   }
   return total;
 }

@@ -144,7 +144,10 @@ export async function applyWrites(
     const chunk = all.slice(start, start + MAX_WRITES_PER_MUTATION);
     let data: Record<string, MutationPayload | null>;
     try {
-      data = await runMutation(admin, chunk.map((entry) => (entry.kind === "list" ? entry.list : entry.write)));
+      data = await runMutation(
+        admin,
+        chunk.map((entry) => (entry.kind === "list" ? entry.list : entry.write)),
+      );
     } catch (error) {
       for (const entry of all.slice(start)) {
         if (entry.kind === "item") outcomes[entry.index] = { ok: false, code: "UNSENT_OR_UNKNOWN", error };
@@ -157,7 +160,9 @@ export async function applyWrites(
         // Items carry their own list key, customer and context, so they stay valid without the
         // list record; the next save upserts it again. Failing the items would misreport writes.
         if (!result?.metaobject) {
-          console.warn(`save_list ${entry.list.handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
+          console.warn(
+            `save_list ${entry.list.handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`,
+          );
         }
         return;
       }
@@ -167,7 +172,11 @@ export async function applyWrites(
       }
       const errors = result?.userErrors ?? [];
       const taken = errors.some((e) => e.code === "TAKEN");
-      outcomes[entry.index] = { ok: false, code: taken ? "TAKEN" : "OTHER", message: errors.map((e) => e.message).join("; ") };
+      outcomes[entry.index] = {
+        ok: false,
+        code: taken ? "TAKEN" : "OTHER",
+        message: errors.map((e) => e.message).join("; "),
+      };
     });
   }
   return outcomes;

@@ -62,7 +62,11 @@ export const OPERATIONS = {
     input: ToggleRequestSchema,
     output: SaveOperationResultSchema,
     errors: ["DUPLICATE_SAVE"],
-    doc: { id: "Toggle", summary: "Toggle an item", description: "Removes the item if an active save exists, otherwise saves it." },
+    doc: {
+      id: "Toggle",
+      summary: "Toggle an item",
+      description: "Removes the item if an active save exists, otherwise saves it.",
+    },
   },
   batch: {
     method: "POST",
@@ -94,7 +98,11 @@ export const OPERATIONS = {
     input: IsSavedQuerySchema,
     output: IsSavedResultSchema,
     errors: [],
-    doc: { id: "IsSaved", summary: "Whether an item is actively saved", description: "saved is false when no list or no item exists." },
+    doc: {
+      id: "IsSaved",
+      summary: "Whether an item is actively saved",
+      description: "saved is false when no list or no item exists.",
+    },
   },
 } as const satisfies Record<string, OperationEntry>;
 

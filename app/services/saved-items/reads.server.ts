@@ -83,7 +83,9 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   if (!state.complete) {
     const page = await listActiveItems(caller.admin, listKey, MAX_LIST_LIMIT, undefined);
     const nowMs = Date.now();
-    const observed = Object.fromEntries(page.items.map((record) => [itemHandle(caller.customerGid, record), observedItem(record)]));
+    const observed = Object.fromEntries(
+      page.items.map((record) => [itemHandle(caller.customerGid, record), observedItem(record)]),
+    );
     const complete = !page.hasNextPage;
     const filled = (current: ListState | undefined) =>
       withObservedItems(currentState(current, loaded.state.shopVersion, nowMs), observed, { nowMs, complete });

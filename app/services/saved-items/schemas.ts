@@ -26,6 +26,7 @@ export type EntityType = z.infer<typeof EntityTypeSchema>;
 
 // C0 and C1 controls (\r, \n, \0, ...), the Unicode line and paragraph separators, and halves of
 // a surrogate pair without their other half.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const LINE_BREAK_OR_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -91,7 +92,8 @@ function snapshotProblem(snapshot: Record<string, unknown>): string | undefined 
     for (const child of children) pending.push({ value: child, depth: depth + 1 });
   }
   // Bounded above, so this cannot overflow the stack or take long.
-  if (Buffer.byteLength(JSON.stringify(snapshot)) > MAX_SNAPSHOT_BYTES) return `must be at most ${MAX_SNAPSHOT_BYTES} bytes of JSON`;
+  if (Buffer.byteLength(JSON.stringify(snapshot)) > MAX_SNAPSHOT_BYTES)
+    return `must be at most ${MAX_SNAPSHOT_BYTES} bytes of JSON`;
   return undefined;
 }
 
@@ -167,7 +169,10 @@ export const ListResultSchema = z.object({
   items: z.array(ListItemSchema),
   pageInfo: z.object({
     hasNextPage: z.boolean(),
-    endCursor: z.string().nullable().meta({ description: "Pass as cursor to get the next page; null on an empty page" }),
+    endCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as cursor to get the next page; null on an empty page" }),
   }),
 });
 export type ListResult = z.infer<typeof ListResultSchema>;

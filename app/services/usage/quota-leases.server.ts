@@ -86,7 +86,9 @@ export function createQuotaLeases(options: {
     const idleSince = Date.now() - LEASE_IDLE_MS;
     for (const [scope, lease] of leases) {
       if (lease.lastUsedMs < idleSince) {
-        giveBack(scope, lease).catch((error) => console.error(`[usage] returning ${scope}'s unspent units failed`, error));
+        giveBack(scope, lease).catch((error) =>
+          console.error(`[usage] returning ${scope}'s unspent units failed`, error),
+        );
       }
     }
   }, LEASE_IDLE_MS / 2);
@@ -123,7 +125,8 @@ export function createQuotaLeases(options: {
       return lease && lease.period === period ? lease.available : 0;
     },
     async release(scope) {
-      const entries = scope === undefined ? [...leases] : leases.has(scope) ? [[scope, leases.get(scope)!] as const] : [];
+      const entries =
+        scope === undefined ? [...leases] : leases.has(scope) ? [[scope, leases.get(scope)!] as const] : [];
       await Promise.all(entries.map(([key, lease]) => giveBack(key, lease)));
     },
   };

@@ -14,7 +14,8 @@ export default async () => {
   render(<ProfileBlock />, document.body);
 };
 
-type BlockState = { status: "loading" } | { status: "ready"; page: ListResult } | { status: "error"; error: SavedItemsError };
+type BlockState =
+  { status: "loading" } | { status: "ready"; page: ListResult } | { status: "error"; error: SavedItemsError };
 
 /** The count of the first page ("50+" when more follow) and a link to the full page. */
 function ProfileBlock() {

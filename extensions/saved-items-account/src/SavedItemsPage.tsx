@@ -15,7 +15,12 @@ export default async () => {
   render(<SavedItemsPage />, document.body);
 };
 
-const NOT_CONFIGURED = new SavedItemsError(APP_URL_NOT_CONFIGURED, "SAVED_ITEMS_APP_URL was not set at build time", 0, false);
+const NOT_CONFIGURED = new SavedItemsError(
+  APP_URL_NOT_CONFIGURED,
+  "SAVED_ITEMS_APP_URL was not set at build time",
+  0,
+  false,
+);
 
 function SavedItemsPage() {
   const api = extensionApi() as Api;
@@ -79,7 +84,12 @@ function SavedItemsPage() {
           </s-banner>
         )}
         {removeError && (
-          <s-banner tone="critical" heading={t("error.removeHeading")} dismissible onDismiss={() => setRemoveError(null)}>
+          <s-banner
+            tone="critical"
+            heading={t("error.removeHeading")}
+            dismissible
+            onDismiss={() => setRemoveError(null)}
+          >
             {t(errorMessageKey(removeError))}
           </s-banner>
         )}
@@ -131,7 +141,9 @@ function SavedItemRow({ item, removing, onRemove }: { item: ListItem; removing: 
           <s-text type="strong">{title}</s-text>
           {view.price && <s-text color="subdued">{view.price}</s-text>}
           {savedAt && !Number.isNaN(savedAt.getTime()) && (
-            <s-text color="subdued">{t("page.savedOn", { date: api.i18n.formatDate(savedAt, { dateStyle: "medium" }) })}</s-text>
+            <s-text color="subdued">
+              {t("page.savedOn", { date: api.i18n.formatDate(savedAt, { dateStyle: "medium" }) })}
+            </s-text>
           )}
         </s-stack>
       </s-stack>

@@ -68,11 +68,18 @@ const Webhooks = z
   .superRefine((webhooks, ctx) => {
     const subscriptions = webhooks.subscriptions ?? [];
     if (webhooks.privacy_compliance && subscriptions.some((s) => s.compliance_topics)) {
-      ctx.addIssue({ code: "custom", message: "privacy_compliance cannot be combined with compliance_topics subscriptions" });
+      ctx.addIssue({
+        code: "custom",
+        message: "privacy_compliance cannot be combined with compliance_topics subscriptions",
+      });
     }
     const compliance = subscriptions.flatMap((s) => s.compliance_topics ?? []);
     if (new Set(compliance).size !== compliance.length) {
-      ctx.addIssue({ code: "custom", path: ["subscriptions"], message: "a compliance topic is subscribed more than once" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["subscriptions"],
+        message: "a compliance topic is subscribed more than once",
+      });
     }
     const seen = new Set<string>();
     subscriptions.forEach((s, index) => {
@@ -81,7 +88,8 @@ const Webhooks = z
       }
       for (const topic of s.topics ?? []) {
         const key = `${topic}::${s.uri.replace(/\/+$/, "")}::${s.filter ?? ""}`;
-        if (seen.has(key)) ctx.addIssue({ code: "custom", path: ["subscriptions", index], message: `duplicate subscription ${key}` });
+        if (seen.has(key))
+          ctx.addIssue({ code: "custom", path: ["subscriptions", index], message: `duplicate subscription ${key}` });
         seen.add(key);
       }
     });
@@ -110,7 +118,9 @@ function isFieldType(type: string): boolean {
   if (type.startsWith("list.")) return LISTABLE.has(type.slice("list.".length));
   return FIELD_TYPES.has(type);
 }
-const FieldType = z.string().refine(isFieldType, { error: (issue) => `unknown field type ${JSON.stringify(issue.input)}` });
+const FieldType = z
+  .string()
+  .refine(isFieldType, { error: (issue) => `unknown field type ${JSON.stringify(issue.input)}` });
 
 // services/generate/shop-import/dcdd.d.ts: FieldObject, or the type alone (`key = "<type>"`), which is
 // read here as the long form so errors point at the key that is wrong.
@@ -365,14 +375,25 @@ export function themeExtensionProblems(files: { path: string; bytes: number }[])
     total += bytes;
     if (bucket === "blocks" || bucket === "snippets") liquid += bytes;
   }
-  if (total > THEME_BUNDLE_LIMIT_BYTES) problems.push(`the extension is ${total} bytes, over ${THEME_BUNDLE_LIMIT_BYTES}`);
-  if (liquid > THEME_LIQUID_LIMIT_BYTES) problems.push(`its Liquid is ${liquid} bytes, over ${THEME_LIQUID_LIMIT_BYTES}`);
+  if (total > THEME_BUNDLE_LIMIT_BYTES)
+    problems.push(`the extension is ${total} bytes, over ${THEME_BUNDLE_LIMIT_BYTES}`);
+  if (liquid > THEME_LIQUID_LIMIT_BYTES)
+    problems.push(`its Liquid is ${liquid} bytes, over ${THEME_LIQUID_LIMIT_BYTES}`);
   return problems;
 }
 
 /** The CLI's normalisation of a scope list (packages/cli-kit/src/public/common/string.ts, normalizeDelimitedString). */
 export function normaliseScopes(scopes: string): string {
-  return [...new Set(scopes.split(",").map((scope) => scope.trim()).filter(Boolean))].sort().join(",");
+  return [
+    ...new Set(
+      scopes
+        .split(",")
+        .map((scope) => scope.trim())
+        .filter(Boolean),
+    ),
+  ]
+    .sort()
+    .join(",");
 }
 
 /** Readable zod issues: one "path: message" line each. */

@@ -6,7 +6,17 @@
  * instruction is noticed instead of skipped.
  */
 import { spawn, execFileSync, type ExecFileSyncOptionsWithStringEncoding } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 export interface Instruction {
@@ -34,7 +44,9 @@ export function parseDockerfile(text: string): Stage[] {
     if (!pending && trimmed === "") return;
     const continued = trimmed.endsWith("\\");
     const piece = continued ? trimmed.slice(0, -1) : trimmed;
-    pending = pending ? { text: `${pending.text} ${piece.trim()}`, line: pending.line } : { text: piece.trim(), line: index + 1 };
+    pending = pending
+      ? { text: `${pending.text} ${piece.trim()}`, line: pending.line }
+      : { text: piece.trim(), line: index + 1 };
     if (!continued) {
       logical.push(pending);
       pending = undefined;
@@ -55,7 +67,8 @@ export function parseDockerfile(text: string): Stage[] {
     }
     if (keyword === "FROM") {
       const [image, as, name] = rest.split(/\s+/);
-      if (as !== undefined && (as.toUpperCase() !== "AS" || !name)) throw new Error(`Dockerfile:${line}: cannot read FROM ${rest}`);
+      if (as !== undefined && (as.toUpperCase() !== "AS" || !name))
+        throw new Error(`Dockerfile:${line}: cannot read FROM ${rest}`);
       stages.push({ image: image!, name, instructions: [] });
       continue;
     }
@@ -101,7 +114,8 @@ export class DockerIgnore {
       .map((line) => line.trim())
       .filter((line) => line !== "" && !line.startsWith("#"))
       .map((line) => line.replace(/^\/+/, "").replace(/\/+$/, ""));
-    if (this.patterns.some((pattern) => pattern.startsWith("!"))) throw new Error(".dockerignore exceptions (!) are not supported");
+    if (this.patterns.some((pattern) => pattern.startsWith("!")))
+      throw new Error(".dockerignore exceptions (!) are not supported");
     this.regexes = this.patterns.map((pattern) => new RegExp(`^${globToRegex(pattern)}$`));
   }
 
@@ -168,13 +182,18 @@ export function cmdRequirements(cmd: string[], scripts: Record<string, string>):
     if (!program) return;
     if (program === "exec") return visit(args, why, depth); // the shell replaced by the command
     if (program === "npm") {
-      const script = args[0] === "start" ? "start" : args[0] === "run" || args[0] === "run-script" ? args[1] : undefined;
+      const script =
+        args[0] === "start" ? "start" : args[0] === "run" || args[0] === "run-script" ? args[1] : undefined;
       if (!script) throw new Error(`${why}: cannot follow "${argv.join(" ")}"`);
       const line = scripts[script];
       if (!line) throw new Error(`${why}: package.json has no "${script}" script`);
       requirements.push({ path: "package.json", why });
       for (const segment of line.split(/&&|\|\||;/)) {
-        const segmentWords = segment.trim().split(/\s+/).filter(Boolean).map((word) => word.replace(/^["']|["']$/g, ""));
+        const segmentWords = segment
+          .trim()
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((word) => word.replace(/^["']|["']$/g, ""));
         while (segmentWords[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(segmentWords[0])) segmentWords.shift();
         visit(segmentWords, `npm run ${script} → ${segment.trim()}`, depth + 1);
       }
@@ -205,15 +224,25 @@ export function nodeMajorOf(image: string): string {
   return match[1]!;
 }
 
-function run(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.on("error", reject);
     child.on("close", (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${[command, ...args].join(" ")} exited with ${code}\n${output.slice(-4000)}`)),
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${[command, ...args].join(" ")} exited with ${code}\n${output.slice(-4000)}`)),
     );
   });
 }
@@ -235,10 +264,24 @@ async function npmCli(repoRoot: string, major: string): Promise<string> {
   const cli = path.join(prefix, "node_modules/npm/bin");
   if (!existsSync(path.join(cli, "npm-cli.js"))) {
     mkdirSync(prefix, { recursive: true });
-    await run("npm", ["install", "--prefix", prefix, `npm@${major}`, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund"], {
-      cwd: prefix,
-      env: process.env,
-    });
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        prefix,
+        `npm@${major}`,
+        "--no-save",
+        "--no-package-lock",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+      ],
+      {
+        cwd: prefix,
+        env: process.env,
+      },
+    );
   }
   return cli;
 }
@@ -257,7 +300,12 @@ export interface Replay {
  * image's versions, and only this machine's settings for reaching the npm registry (its npm config,
  * CA and proxy variables). npm's cache is this machine's, with prefer-offline, so repeated runs are fast.
  */
-export async function replayBuild(options: { context: string; dockerfile: Stage[]; ignore: DockerIgnore; scratch: string }): Promise<Replay> {
+export async function replayBuild(options: {
+  context: string;
+  dockerfile: Stage[];
+  ignore: DockerIgnore;
+  scratch: string;
+}): Promise<Replay> {
   const { context, dockerfile, ignore, scratch } = options;
   const majors = new Set(dockerfile.map((stage) => nodeMajorOf(stage.image)));
   if (majors.size !== 1) throw new Error(`stages use different Node majors: ${[...majors].join(", ")}`);
@@ -274,10 +322,17 @@ export async function replayBuild(options: { context: string; dockerfile: Stage[
     writeFileSync(path.join(bin, tool), `#!/bin/sh\nexec "${node}" "${path.join(npm, `${tool}-cli.js`)}" "$@"\n`);
     chmodSync(path.join(bin, tool), 0o755);
   }
-  const hostPath = (process.env.PATH ?? "").split(path.delimiter).filter((entry) => entry && !entry.includes("node_modules"));
+  const hostPath = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((entry) => entry && !entry.includes("node_modules"));
   const machineEnv: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (/^(HOME|TMPDIR|LANG|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/.test(key)) machineEnv[key] = value;
+    if (
+      /^(HOME|TMPDIR|LANG|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY)$/.test(
+        key,
+      )
+    )
+      machineEnv[key] = value;
   }
   const quiet: ExecFileSyncOptionsWithStringEncoding = { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] };
   const npmConfig = (key: string) => execFileSync("npm", ["config", "get", key], quiet).trim();
@@ -290,13 +345,15 @@ export async function replayBuild(options: { context: string; dockerfile: Stage[
     npm_config_update_notifier: "false",
   });
 
-  const version = (binary: string) => execFileSync(binary, ["--version"], { ...quiet, env: machineEnv as NodeJS.ProcessEnv }).trim();
+  const version = (binary: string) =>
+    execFileSync(binary, ["--version"], { ...quiet, env: machineEnv as NodeJS.ProcessEnv }).trim();
   const log = [`node ${version(node)}, npm ${version(path.join(bin, "npm"))}`];
   const roots: string[] = [];
   const lastUse = new Map<number, number>();
   dockerfile.forEach((stage, index) =>
     stage.instructions.forEach((instruction) => {
-      if (instruction.flags.from !== undefined) lastUse.set(stageIndex(dockerfile, instruction.flags.from, index), index);
+      if (instruction.flags.from !== undefined)
+        lastUse.set(stageIndex(dockerfile, instruction.flags.from, index), index);
     }),
   );
 
@@ -329,8 +386,11 @@ export async function replayBuild(options: { context: string; dockerfile: Stage[
           cmd = words(instruction.args);
           break;
         case "COPY": {
-          const unsupported = Object.keys(instruction.flags).filter((flag) => !["from", "chown", "chmod", "link"].includes(flag));
-          if (unsupported.length) throw new Error(`${where}: COPY --${unsupported.join(", --")} is not supported by the replay`);
+          const unsupported = Object.keys(instruction.flags).filter(
+            (flag) => !["from", "chown", "chmod", "link"].includes(flag),
+          );
+          if (unsupported.length)
+            throw new Error(`${where}: COPY --${unsupported.join(", --")} is not supported by the replay`);
           const all = words(instruction.args);
           const sources = all.slice(0, -1);
           const destination = inside(all.at(-1)!);
@@ -356,14 +416,22 @@ export async function replayBuild(options: { context: string; dockerfile: Stage[
               cpSync(origin, target, { recursive: true, verbatimSymlinks: true });
               continue;
             }
-            const relative = path.posix.normalize(source).replace(/^\.\/?/, "").replace(/\/$/, "");
-            if (relative !== "" && ignore.ignores(relative)) throw new Error(`${where}: COPY ${source} is excluded by .dockerignore`);
+            const relative = path.posix
+              .normalize(source)
+              .replace(/^\.\/?/, "")
+              .replace(/\/$/, "");
+            if (relative !== "" && ignore.ignores(relative))
+              throw new Error(`${where}: COPY ${source} is excluded by .dockerignore`);
             origin = path.join(context, relative);
             if (!existsSync(origin)) throw new Error(`${where}: COPY ${source}: no such file in the build context`);
-            const files = contextFiles(context, ignore).filter((file) => relative === "" || file === relative || file.startsWith(`${relative}/`));
+            const files = contextFiles(context, ignore).filter(
+              (file) => relative === "" || file === relative || file.startsWith(`${relative}/`),
+            );
             const directory = relative === "" || files.some((file) => file.startsWith(`${relative}/`));
             for (const file of files) {
-              const below = directory ? file.slice(relative === "" ? 0 : relative.length + 1) : path.posix.basename(file);
+              const below = directory
+                ? file.slice(relative === "" ? 0 : relative.length + 1)
+                : path.posix.basename(file);
               const target = directory || intoDirectory ? path.join(destination, below) : destination;
               mkdirSync(path.dirname(target), { recursive: true });
               cpSync(path.join(context, file), target);
@@ -372,7 +440,8 @@ export async function replayBuild(options: { context: string; dockerfile: Stage[
           break;
         }
         case "RUN": {
-          if (Object.keys(instruction.flags).length) throw new Error(`${where}: RUN flags are not supported by the replay`);
+          if (Object.keys(instruction.flags).length)
+            throw new Error(`${where}: RUN flags are not supported by the replay`);
           const started = Date.now();
           await run("sh", ["-c", instruction.args], { cwd: inside("."), env: { ...machineEnv, ...env } });
           log.push(`RUN ${instruction.args} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

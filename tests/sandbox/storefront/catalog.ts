@@ -37,7 +37,9 @@ function svgImage(background: string, shape: string): string {
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
 
-const single = (id: number, price: number): CatalogVariant[] => [{ id, title: "Default Title", price, available: true }];
+const single = (id: number, price: number): CatalogVariant[] => [
+  { id, title: "Default Title", price, available: true },
+];
 
 export const PRODUCTS: CatalogProduct[] = [
   {
@@ -59,7 +61,10 @@ export const PRODUCTS: CatalogProduct[] = [
     title: "Canvas Tote",
     description: "A heavy canvas bag for the market.",
     price: 2500,
-    image: svgImage("#f1e9da", "<path d='M30 45h60l-6 55H36z' fill='#b08d57'/><path d='M45 45c0-20 30-20 30 0' stroke='#b08d57' stroke-width='5' fill='none'/>"),
+    image: svgImage(
+      "#f1e9da",
+      "<path d='M30 45h60l-6 55H36z' fill='#b08d57'/><path d='M45 45c0-20 30-20 30 0' stroke='#b08d57' stroke-width='5' fill='none'/>",
+    ),
     variants: single(91021, 2500),
   },
   {
@@ -68,7 +73,10 @@ export const PRODUCTS: CatalogProduct[] = [
     title: "Wool Beanie",
     description: "A ribbed beanie in merino wool.",
     price: 1900,
-    image: svgImage("#e8e2f0", "<path d='M28 80c0-40 64-40 64 0z' fill='#6d5a8c'/><rect x='24' y='78' width='72' height='14' rx='4' fill='#4d3d66'/>"),
+    image: svgImage(
+      "#e8e2f0",
+      "<path d='M28 80c0-40 64-40 64 0z' fill='#6d5a8c'/><rect x='24' y='78' width='72' height='14' rx='4' fill='#4d3d66'/>",
+    ),
     variants: [
       { id: 91031, title: "Charcoal", price: 1900, available: true },
       { id: 91032, title: "Mustard", price: 1900, available: true },
@@ -80,7 +88,10 @@ export const PRODUCTS: CatalogProduct[] = [
     title: "Ceramic Mug",
     description: "A stoneware mug, glazed by hand.",
     price: 1600,
-    image: svgImage("#e3efe6", "<rect x='34' y='38' width='44' height='50' rx='6' fill='#4f8a63'/><path d='M78 50h8a10 10 0 010 20h-8' stroke='#4f8a63' stroke-width='6' fill='none'/>"),
+    image: svgImage(
+      "#e3efe6",
+      "<rect x='34' y='38' width='44' height='50' rx='6' fill='#4f8a63'/><path d='M78 50h8a10 10 0 010 20h-8' stroke='#4f8a63' stroke-width='6' fill='none'/>",
+    ),
     variants: single(91041, 1600),
     cardWithoutId: true,
   },
@@ -90,7 +101,10 @@ export const PRODUCTS: CatalogProduct[] = [
     title: "Leather Wallet",
     description: "A slim wallet in vegetable-tanned leather.",
     price: 5900,
-    image: svgImage("#f3e3d8", "<rect x='26' y='40' width='68' height='44' rx='6' fill='#8a4b2a'/><rect x='60' y='54' width='34' height='16' rx='3' fill='#6b3820'/>"),
+    image: svgImage(
+      "#f3e3d8",
+      "<rect x='26' y='40' width='68' height='44' rx='6' fill='#8a4b2a'/><rect x='60' y='54' width='34' height='16' rx='3' fill='#6b3820'/>",
+    ),
     variants: single(91051, 5900),
   },
 ];

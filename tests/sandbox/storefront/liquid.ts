@@ -64,7 +64,8 @@ export function defaultSettings(schema: BlockSchema): Record<string, unknown> {
 
 export function createThemeRenderer(options: { locale: string }) {
   const fallback = readJson(path.join(EXTENSION_DIR, "locales/en.default.json"));
-  const translations = options.locale === "en" ? fallback : readJson(path.join(EXTENSION_DIR, `locales/${options.locale}.json`));
+  const translations =
+    options.locale === "en" ? fallback : readJson(path.join(EXTENSION_DIR, `locales/${options.locale}.json`));
   const engine = new Liquid({
     root: [THEME_DIR],
     partials: [path.join(EXTENSION_DIR, "snippets"), THEME_DIR],
@@ -81,7 +82,9 @@ export function createThemeRenderer(options: { locale: string }) {
     return options.locale === "fr" ? `${amount.toFixed(2).replace(".", ",")} $` : `$${amount.toFixed(2)}`;
   });
   engine.registerFilter("image_url", (image: unknown) =>
-    image && typeof image === "object" && "src" in image ? String((image as { src: unknown }).src) : String(image ?? ""),
+    image && typeof image === "object" && "src" in image
+      ? String((image as { src: unknown }).src)
+      : String(image ?? ""),
   );
 
   return {
@@ -94,7 +97,12 @@ export function createThemeRenderer(options: { locale: string }) {
       const { source, schema } = readBlock(name);
       const settings = defaultSettings(schema);
       for (const [key, value] of Object.entries(overrides)) if (key in settings) settings[key] = value;
-      const block = { id: `sandbox-${name}`, type: `shopify://apps/saved-items/blocks/${name}`, settings, shopify_attributes: "" };
+      const block = {
+        id: `sandbox-${name}`,
+        type: `shopify://apps/saved-items/blocks/${name}`,
+        settings,
+        shopify_attributes: "",
+      };
       const html = await engine.parseAndRender(source, { ...globals, block }, { globals });
       return { html, schema };
     },

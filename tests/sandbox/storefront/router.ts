@@ -9,7 +9,13 @@ import path from "node:path";
 import { signedProxyUrl } from "../../support/proxy-signature";
 import type { Seed } from "../seed";
 import { COLLECTIONS, findCollection, findProduct, PRODUCTS, type CatalogProduct } from "./catalog";
-import { ASSETS_URL_PREFIX, createThemeRenderer, EXTENSION_DIR, type RenderedBlock, type ThemeRenderer } from "./liquid";
+import {
+  ASSETS_URL_PREFIX,
+  createThemeRenderer,
+  EXTENSION_DIR,
+  type RenderedBlock,
+  type ThemeRenderer,
+} from "./liquid";
 
 export const DEFAULT_SHOP = "demo.myshopify.com";
 export const PROXY_PREFIX = "/apps/saved-items";
@@ -56,7 +62,10 @@ function customerNumber(gid: string): string {
 
 function liquidProduct(product: CatalogProduct, prefix: string, variantId?: string) {
   const image = { src: product.image, alt: product.title, width: 480, height: 480 };
-  const selected = product.variants.find((v) => String(v.id) === variantId) ?? product.variants.find((v) => v.available) ?? product.variants[0]!;
+  const selected =
+    product.variants.find((v) => String(v.id) === variantId) ??
+    product.variants.find((v) => v.available) ??
+    product.variants[0]!;
   return {
     id: product.id,
     handle: product.handle,
@@ -138,16 +147,25 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       const product = findProduct(req.params.handle!);
       if (!product) return notFound(req, res);
       const variant = typeof req.query.variant === "string" ? req.query.variant : undefined;
-      await renderPage(req, res, "product", { page_title: product.title, product: liquidProduct(product, prefix, variant) }, {
-        save_button: "save-button",
-      });
+      await renderPage(
+        req,
+        res,
+        "product",
+        { page_title: product.title, product: liquidProduct(product, prefix, variant) },
+        {
+          save_button: "save-button",
+        },
+      );
     });
 
     local.get("/collections/:handle", async (req, res) => {
       const collection = findCollection(req.params.handle!);
       if (!collection) return notFound(req, res);
       const products = collection.productHandles.map((handle) => liquidProduct(findProduct(handle)!, prefix));
-      await renderPage(req, res, "collection", { page_title: collection.title, collection: { ...collection, products } });
+      await renderPage(req, res, "collection", {
+        page_title: collection.title,
+        collection: { ...collection, products },
+      });
     });
 
     local.get(SAVED_PAGE_PATH, async (req, res) => {
@@ -212,9 +230,17 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       rendered.push(embed);
       // The platform includes each block's schema assets once per page.
       const assets = (key: "javascript" | "stylesheet") => [
-        ...new Set(rendered.map((b) => b.schema[key]).filter(Boolean).map((file) => `${ASSETS_URL_PREFIX}${file}`)),
+        ...new Set(
+          rendered
+            .map((b) => b.schema[key])
+            .filter(Boolean)
+            .map((file) => `${ASSETS_URL_PREFIX}${file}`),
+        ),
       ];
-      const shopifyJson = JSON.stringify({ shop: shopper.shop.domain, locale, routes: { root: `${prefix}/` } }).replace(/</g, "\\u003c");
+      const shopifyJson = JSON.stringify({ shop: shopper.shop.domain, locale, routes: { root: `${prefix}/` } }).replace(
+        /</g,
+        "\\u003c",
+      );
       const content = await theme.renderTemplate(template, { ...globals, ...scope, app_blocks: appBlocks });
       const html = await theme.renderTemplate("layout", {
         ...globals,
@@ -263,7 +289,8 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     const response = await options.forward(new Request(target, { method: req.method, headers, body }));
     res.status(response.status);
     response.headers.forEach((value, name) => {
-      if (!["set-cookie", "content-length", "content-encoding", "transfer-encoding"].includes(name)) res.setHeader(name, value);
+      if (!["set-cookie", "content-length", "content-encoding", "transfer-encoding"].includes(name))
+        res.setHeader(name, value);
     });
     res.send(Buffer.from(await response.arrayBuffer()));
   }

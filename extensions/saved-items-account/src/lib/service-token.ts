@@ -91,5 +91,9 @@ function parseGrant(data: unknown): DirectAccessGrant {
   ) {
     throw new SavedItemsError(BAD_RESPONSE, "The exchange answered without a usable service token", 200, false);
   }
-  return { authorization: grant.authorization, expiresInSeconds: grant.expiresInSeconds, expiresAt: String(grant.expiresAt) };
+  return {
+    authorization: grant.authorization,
+    expiresInSeconds: grant.expiresInSeconds,
+    expiresAt: String(grant.expiresAt),
+  };
 }

@@ -12,7 +12,8 @@ export interface ItemView {
  * title, url, image, price, handle), so every field is optional and checked.
  */
 export function itemView(item: ListItem): ItemView {
-  const snapshot = typeof item.snapshot === "object" && item.snapshot !== null ? (item.snapshot as Record<string, unknown>) : {};
+  const snapshot =
+    typeof item.snapshot === "object" && item.snapshot !== null ? (item.snapshot as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
   const image = text(snapshot.image);
   return {
