@@ -27,10 +27,12 @@ describe("platform failures (§7 upstream rows)", () => {
     },
   );
 
-  test("a GraphQL error is PLATFORM_UPSTREAM_ERROR, never a 500", async () => {
+  test("a GraphQL error (HTTP 200 with errors and no data) is PLATFORM_UPSTREAM_ERROR, never a 500", async () => {
     await givenShop();
-    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsListActive" });
+    emulator.injectFault({ kind: "graphqlErrors", api: "admin", operationName: "SavedItemsListActive" });
     expect(await callProxy("/proxy/api/list", { query: { context: "w" } })).toEqual({ status: 502, body: upstream });
+    const [request] = emulator.requests.filter((entry) => entry.operationName === "SavedItemsListActive");
+    expect(request?.status).toBe(200);
   });
 
   test("a failed write leaves the state the table allows and a retry completes it", async () => {

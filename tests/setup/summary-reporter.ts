@@ -5,19 +5,21 @@ import type { Reporter } from "vitest/reporters";
 export default class SummaryReporter implements Reporter {
   onFinished(files: RunnerTestFile[] = []): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
-    const visit = (task: RunnerTask): void => {
+    const visit = (task: RunnerTask): number => {
       if (task.type === "test") {
         const state = task.result?.state;
         if (state === "pass") counts.passed++;
         else if (state === "fail") counts.failed++;
         else counts.skipped++;
-      } else if ("tasks" in task) {
-        task.tasks.forEach(visit);
+        return state === "fail" ? 1 : 0;
       }
+      return "tasks" in task ? task.tasks.reduce((failed, child) => failed + visit(child), 0) : 0;
     };
-    files.forEach(visit);
-    // A file that failed to load has no tests to count; it still fails the run.
-    counts.failed += files.filter((file) => file.result?.state === "fail" && file.tasks.length === 0).length;
+    for (const file of files) {
+      // A file that failed outside its tests (it did not load, or a hook threw and its tests were
+      // skipped) fails the run; it counts as one failure so the closing line never says 0.
+      if (visit(file) === 0 && file.result?.state === "fail") counts.failed++;
+    }
     console.log(`vitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }
 }
