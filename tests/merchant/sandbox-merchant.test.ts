@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { callSandboxProxy, type SandboxProxyCall } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { adminRequest, signedWebhook, type AppTarget } from "../support/admin";
-import { signedProxyUrl } from "../support/proxy-signature";
 
 // The merchant-facing paths over real HTTP against the production build, signed the way the
 // platform signs them, with the sandbox's own secret.
@@ -20,24 +20,8 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-const proxy = async (
-  path: string,
-  shop: string,
-  customer: string,
-  init: { query?: Record<string, string>; body?: unknown } = {},
-) => {
-  const url = signedProxyUrl(sandbox.url, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
-    shop,
-    customerId: customer,
-    query: init.query,
-  });
-  const response = await fetch(url, {
-    method: init.body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json" },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: await response.json() };
-};
+const proxy = (path: string, shop: string, customer: string, init: SandboxProxyCall = {}) =>
+  callSandboxProxy(sandbox.url, path, { ...init, shop, customer });
 
 const deliver = (topic: string, shop: string, payload: unknown, secret = SANDBOX_DEFAULTS.SHOPIFY_API_SECRET) =>
   fetch(signedWebhook(topic, { shop, payload, secret, baseUrl: sandbox.url }));

@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { withBuildLock } from "./build-lock";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
 
@@ -21,30 +21,6 @@ function childEnv(): NodeJS.ProcessEnv {
   );
   // NODE_ENV is left out on purpose: the build sets its own, and the sandbox refuses "production".
   return Object.fromEntries(entries) as NodeJS.ProcessEnv;
-}
-
-/**
- * Test files run in parallel (and several people may test in one tree): a build empties build/ while
- * another sandbox may be about to import it. One build-and-start at a time, across processes.
- */
-async function withBuildLock<T>(run: () => Promise<T>): Promise<T> {
-  const lock = path.join(repoRoot, ".cache/sandbox-build.lock");
-  mkdirSync(path.dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 180_000) rmSync(lock, { recursive: true, force: true }); // left by a killed run
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
-    return await run();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
 }
 
 /** Builds the app and starts `tests/sandbox/start.ts` as its own process, as `npm run sandbox` does. */

@@ -2,9 +2,8 @@
 // or restarted one after the other while shoppers keep calling.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { callSandboxProxy as call } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
-import { signedProxyUrl } from "../support/proxy-signature";
 import { redisUnavailableReason } from "./support";
 
 const skip = redisUnavailableReason();
@@ -29,23 +28,6 @@ interface InstanceInfo {
 }
 const listInstances = async () =>
   ((await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: InstanceInfo[] }).instances;
-
-function call(
-  base: string,
-  path: string,
-  options: { customer: string; query?: Record<string, string>; body?: unknown },
-) {
-  const url = signedProxyUrl(base, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
-    shop: DEMO,
-    customerId: options.customer,
-    query: options.query,
-  });
-  return fetch(url, {
-    method: options.body === undefined ? "GET" : "POST",
-    headers: options.body === undefined ? {} : { "Content-Type": "application/json" },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  }).then(async (response) => ({ status: response.status, body: await response.json() }));
-}
 
 const identity = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid });
 

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { callSandboxProxy as call } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { signedWebhook } from "../support/admin";
-import { signedProxyUrl } from "../support/proxy-signature";
 import { redisUnavailableReason } from "./support";
 
 const skip = redisUnavailableReason();
@@ -27,23 +27,6 @@ afterAll(async () => {
 });
 
 const DEMO = "demo.myshopify.com";
-
-function call(
-  base: string,
-  path: string,
-  options: { customer?: string; shop?: string; query?: Record<string, string>; body?: unknown } = {},
-) {
-  const url = signedProxyUrl(base, path, SANDBOX_DEFAULTS.SHOPIFY_API_SECRET, {
-    shop: options.shop ?? DEMO,
-    customerId: options.customer ?? "1001",
-    query: options.query,
-  });
-  return fetch(url, {
-    method: options.body === undefined ? "GET" : "POST",
-    headers: options.body === undefined ? {} : { "Content-Type": "application/json" },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  }).then(async (response) => ({ status: response.status, body: await response.json() }));
-}
 
 const item = (entityGid: string, context = "wishlist") => ({
   context,

@@ -2,9 +2,9 @@
 // copied out of build/ so other test files rebuilding it meanwhile cannot pull files from under a
 // running server; the server started in-process on that build, or as `node build/server.js`.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
@@ -12,6 +12,8 @@ import { afterAll, inject } from "vitest";
 import { loadServerConfig } from "../../server/config";
 import { createAppServer, type AppServer } from "../../server/http-server";
 import { createTestDatabase } from "../setup/database";
+import { withBuildLock } from "../sandbox/build-lock";
+import { freePort } from "../sandbox/ports";
 import { TEST_ENV } from "../setup/test-env";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -29,30 +31,6 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/**
- * The same lock tests/sandbox/sandbox-process.ts takes around its builds: one build of build/ at a
- * time across test files and processes.
- */
-async function withBuildLock<T>(run: () => T | Promise<T>): Promise<T> {
-  const lock = path.join(repoRoot, ".cache/sandbox-build.lock");
-  mkdirSync(path.dirname(lock), { recursive: true });
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 180_000) rmSync(lock, { recursive: true, force: true }); // left by a killed run
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  try {
-    return await run();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
   }
 }
 
@@ -152,17 +130,6 @@ export async function startInProcess(
       if (appServer.server.listening) await appServer.shutdown();
     },
   };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const databaseDrops: (() => Promise<void>)[] = [];
