@@ -38,4 +38,6 @@ if ! redis_answers; then
   }
 fi
 
-DATABASE_URL="$postgres_url" REDIS_URL="$redis_url" exec vitest run "$@"
+# Test workers share two cores with the suite's servers: a longer command bound than production's
+# 1 s keeps a busy event loop from reading as a Redis outage.
+DATABASE_URL="$postgres_url" REDIS_URL="$redis_url" REDIS_COMMAND_TIMEOUT_MS="${REDIS_COMMAND_TIMEOUT_MS:-5000}" exec vitest run "$@"

@@ -24,6 +24,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[\w.:-]+$/, "REDIS_KEY_PREFIX: letters, digits and . _ : - only")
     .default("saved-items"),
+  // A command not answered in this time counts Redis as down (writes refused, reads bypass it).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number("REDIS_COMMAND_TIMEOUT_MS: a number of milliseconds")
+    .int()
+    .min(100, "REDIS_COMMAND_TIMEOUT_MS: at least 100")
+    .max(30_000, "REDIS_COMMAND_TIMEOUT_MS: at most 30000")
+    .default(1_000),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z

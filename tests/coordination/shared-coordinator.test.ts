@@ -1,15 +1,16 @@
 // getCoordinator() and the shop version on top of it, under each configuration. Each test loads
 // the modules afresh, since the coordinator and the parsed environment are per process.
+import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
 
-const saved = { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX };
+const VARIABLES = ["REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_COMMAND_TIMEOUT_MS"] as const;
+const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
 
-async function load(env: { REDIS_URL?: string; REDIS_KEY_PREFIX?: string }) {
+async function load(env: Partial<Record<(typeof VARIABLES)[number], string>>) {
   vi.resetModules();
-  delete process.env.REDIS_URL;
-  delete process.env.REDIS_KEY_PREFIX;
+  for (const name of VARIABLES) delete process.env[name];
   Object.assign(process.env, env);
   const shared = await import("~/lib/coordination/shared-coordinator.server");
   const versions = await import("~/lib/coordination/shop-version.server");
@@ -60,5 +61,30 @@ describe("getCoordinator", () => {
     expect(second).toBeLessThan(0);
     expect(second).not.toBe(first);
     await expect(bumpShopVersion("a.myshopify.com")).rejects.toThrow("Redis is unreachable");
+  });
+
+  test("REDIS_COMMAND_TIMEOUT_MS bounds each command: a Redis that accepts and never answers is down within it", async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    const { coordinator, bumpShopVersion } = await load({
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_COMMAND_TIMEOUT_MS: "100",
+    });
+    close = async () => {
+      await coordinator.close();
+      silent.close();
+    };
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const started = Date.now();
+    await expect(bumpShopVersion("a.myshopify.com")).rejects.toThrow(/Redis/);
+    // Under the default 1 s this would take a second.
+    expect(Date.now() - started).toBeLessThan(800);
+  });
+
+  test("a REDIS_COMMAND_TIMEOUT_MS out of range stops the start with what to set", async () => {
+    await expect(load({ REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: "5" })).rejects.toThrow(
+      "REDIS_COMMAND_TIMEOUT_MS: at least 100",
+    );
   });
 });

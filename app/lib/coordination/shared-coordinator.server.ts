@@ -9,9 +9,14 @@ let coordinator: Coordinator | undefined;
 /** The process's coordinator: shared through Redis when REDIS_URL is set, in-process otherwise. */
 export function getCoordinator(): Coordinator {
   if (coordinator) return coordinator;
-  const { REDIS_URL, REDIS_KEY_PREFIX } = getEnv();
+  const { REDIS_URL, REDIS_KEY_PREFIX, REDIS_COMMAND_TIMEOUT_MS } = getEnv();
   coordinator = REDIS_URL
-    ? createRedisCoordinator({ url: REDIS_URL, keyPrefix: REDIS_KEY_PREFIX, onDataLoss: clearProcessCaches })
+    ? createRedisCoordinator({
+        url: REDIS_URL,
+        keyPrefix: REDIS_KEY_PREFIX,
+        commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS,
+        onDataLoss: clearProcessCaches,
+      })
     : createLocalCoordinator();
   return coordinator;
 }
