@@ -26,9 +26,16 @@ export function keepAliveAgent(sockets: number): http.Agent {
 }
 
 /** Sends one request; never throws (a transport failure is status 0 with its error code). */
-export function send(agent: http.Agent, request: LoadRequest): Promise<Outcome> {
+export async function send(agent: http.Agent, request: LoadRequest): Promise<Outcome> {
+  return (await sendReading(agent, request)).outcome;
+}
+
+/** Sends one request and keeps its answer's body too. */
+export function sendReading(agent: http.Agent, request: LoadRequest): Promise<{ outcome: Outcome; text: string }> {
   const started = performance.now();
   return new Promise((resolve) => {
+    const failed = (error: NodeJS.ErrnoException) =>
+      resolve({ outcome: { status: 0, code: error.code ?? error.message, ms: performance.now() - started }, text: "" });
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) {
       headers["content-type"] ??= "application/json";
@@ -39,15 +46,16 @@ export function send(agent: http.Agent, request: LoadRequest): Promise<Outcome> 
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {
         const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString("utf8");
         const outcome: Outcome = { status, ms: performance.now() - started };
         // Only answers that are not 200 are parsed: the generator must stay cheap next to the app.
-        if (status !== 200) outcome.code = envelopeCode(Buffer.concat(chunks).toString("utf8"));
-        resolve(outcome);
+        if (status !== 200) outcome.code = envelopeCode(text);
+        resolve({ outcome, text });
       });
-      res.on("error", (error) => resolve(transportFailure(error, started)));
+      res.on("error", failed);
     });
     req.on("timeout", () => req.destroy(new Error("client timeout")));
-    req.on("error", (error) => resolve(transportFailure(error, started)));
+    req.on("error", failed);
     req.end(request.body);
   });
 }
@@ -58,10 +66,6 @@ function envelopeCode(text: string): string {
   } catch {
     return "NOT_JSON";
   }
-}
-
-function transportFailure(error: NodeJS.ErrnoException, started: number): Outcome {
-  return { status: 0, code: error.code ?? error.message, ms: performance.now() - started };
 }
 
 /**
