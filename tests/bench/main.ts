@@ -3,7 +3,7 @@
 // signature check, then what a Standard shop sustains. Prints figures; asserts nothing.
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { startBaseline } from "./baseline";
+import { startBaseline, type Baseline } from "./baseline";
 import { measureCapacity } from "./capacity";
 import { keepAliveAgent } from "./load";
 import { measureOperations } from "./operations";
@@ -23,9 +23,10 @@ const concurrency = Number(values.concurrency);
 const capacitySeconds = Number(values["capacity-seconds"]);
 
 const sandbox = await startMeasuredSandbox({ instances: 1, seedFile: BENCH_SEED });
-const baseline = await startBaseline();
 const agent = keepAliveAgent(concurrency);
+let baseline: Baseline | undefined;
 try {
+  baseline = await startBaseline();
   const instance = sandbox.instances[0]!;
   const reports = await measureOperations({ sandbox, instance, baseline, agent, concurrency, seconds });
   console.log(
@@ -44,6 +45,6 @@ try {
   await measureCapacity({ sandbox, instanceUrl: instance.url, agent, seconds: capacitySeconds });
 } finally {
   agent.destroy();
-  await baseline.stop();
+  await baseline?.stop();
   await sandbox.stop();
 }
