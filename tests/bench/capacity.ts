@@ -69,7 +69,7 @@ export async function measureCapacity(options: CapacityOptions): Promise<void> {
 
 /**
  * Not measured: every session's shopper gets 10 saved items, with the emulator's throttling off
- * so the setup does not spend the bucket the measurement starts with (a full one).
+ * so the setup does not spend the bucket the first step starts with (a full one).
  */
 async function seedSavedItems(sandbox: MeasuredSandbox, instanceUrl: string, agent: http.Agent, shoppers: Shopper[]) {
   console.error(`seeding ${shoppers.length} shoppers with ${SAVED_ITEMS} saved items each...`);
@@ -107,7 +107,7 @@ async function steps(
 
 function report(what: string, done: Step[], unitsPerRequest: number, seconds: number) {
   console.log(
-    `\n${what}, Standard shop, each step ${seconds} s from a full bucket (2,000 points, +${RESTORE_RATE}/s):`,
+    `\n${what}, Standard shop, steps of ${seconds} s; the bucket (2,000 points, +${RESTORE_RATE}/s) full at the first, each later step starting with what the one before left:`,
   );
   for (const { rate, result, usage } of done) {
     const summary = summarizeLoad(result);
