@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { SignJWT, type JWTPayload } from "jose";
+import type { JWTPayload } from "jose";
 import { expect } from "vitest";
 import { mintDirectAccessToken, type DirectChannel } from "~/services/direct-access/direct-token.server";
 import { TEST_ENV } from "../setup/test-env";
+import { customerAccountSessionToken, signHs256 as signWithSecret } from "./session-token";
 import { APP_URL, DEMO_SHOP, givenShop, sendToApp, type ShopSetup } from "./app";
 
 export interface TestCustomer {
@@ -66,16 +67,13 @@ export function serviceClaims(overrides: Partial<Record<string, unknown>> = {}):
   };
 }
 
-/** Signs arbitrary claims HS256; undefined values are dropped so a test can omit a claim. */
-export async function signHs256(
+/** Signs arbitrary claims HS256 with the tests' direct-token secret unless told otherwise. */
+export function signHs256(
   claims: JWTPayload,
   secret = TEST_ENV.DIRECT_API_JWT_SECRET,
   header: Record<string, unknown> = {},
 ): Promise<string> {
-  const payload = Object.fromEntries(Object.entries(claims).filter(([, value]) => value !== undefined));
-  return new SignJWT(payload)
-    .setProtectedHeader({ alg: "HS256", typ: "JWT", ...header })
-    .sign(new TextEncoder().encode(secret));
+  return signWithSecret(claims, secret, header);
 }
 
 /** An unsigned token (alg "none"), the classic signature bypass. */
@@ -84,28 +82,18 @@ export function unsignedToken(claims: JWTPayload): string {
   return `${encode({ alg: "none", typ: "JWT" })}.${encode(claims)}.`;
 }
 
-/**
- * A customer-account UI extension session token as the platform issues it: HS256 with the app's
- * client secret, dest = shop, aud = client id, sub = customer GID (only for a logged-in customer).
- */
-export async function aSessionToken(
+/** A customer-account UI extension session token for the demo shop's first customer. */
+export function aSessionToken(
   overrides: Partial<Record<string, unknown>> = {},
   secret = TEST_ENV.SHOPIFY_API_SECRET,
 ): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return signHs256(
-    {
-      dest: DEMO_SHOP,
-      aud: TEST_ENV.SHOPIFY_API_KEY,
-      sub: CUSTOMER.id,
-      exp: now + 300,
-      nbf: now - 5,
-      iat: now - 5,
-      jti: randomUUID(),
-      ...overrides,
-    },
-    secret,
-  );
+  return customerAccountSessionToken({
+    shop: DEMO_SHOP,
+    apiKey: TEST_ENV.SHOPIFY_API_KEY,
+    apiSecret: secret,
+    customerGid: CUSTOMER.id,
+    overrides,
+  });
 }
 
 export interface DirectCall {

@@ -1,0 +1,76 @@
+// The per-operation runs of `npm run bench`: each operation in a closed loop against one app
+// instance, the baseline doing the same signature check under the same load generator.
+import type http from "node:http";
+import { closedLoop, type LoadRequest } from "./load";
+import { measurePhase, type PhaseReport, type Target } from "./phase";
+import { batchOfSaves, isSaved, list, product, write, type Shopper } from "./requests";
+import type { MeasuredSandbox } from "./sandbox";
+
+export const OPS_SHOP = "bench-ops.myshopify.com";
+
+/**
+ * Customers the load is spread over: each may send 30 at once and 2 a second after (the
+ * per-customer rate limit), so one customer alone would measure the 429 path, not the operation.
+ */
+const CUSTOMERS = 256;
+const shopper = (index: number, offset = 200_000): Shopper => ({
+  shop: OPS_SHOP,
+  customer: String(offset + (index % CUSTOMERS)),
+});
+
+export interface OperationsOptions {
+  sandbox: MeasuredSandbox;
+  instance: { url: string; pid: number };
+  baseline: { url: string; pid: number };
+  agent: http.Agent;
+  concurrency: number;
+  seconds: number;
+}
+
+export async function measureOperations(options: OperationsOptions): Promise<PhaseReport[]> {
+  const { sandbox, instance, baseline, agent, concurrency } = options;
+  const durationMs = options.seconds * 1000;
+  const app: Target = { pid: instance.pid, app: { sandbox, instanceUrl: instance.url, shop: OPS_SHOP } };
+  const loop = (next: (index: number) => LoadRequest | undefined, limit = Infinity) =>
+    closedLoop({
+      agent,
+      concurrency,
+      // A run of a set number of requests (the warm-up) runs to its end.
+      durationMs: limit === Infinity ? durationMs : 300_000,
+      next: (index) => (index < limit ? next(index) : undefined),
+    });
+
+  // Not measured: every customer's first is-saved and list (which ask the platform once and fill
+  // the list state), and enough baseline requests to warm its JIT alike.
+  await loop((index) => (index % 2 ? list : isSaved)(instance.url, shopper(index >> 1)), 2 * CUSTOMERS);
+  await loop((index) => isSaved(baseline.url, shopper(index)), 2 * CUSTOMERS);
+
+  const reports: PhaseReport[] = [];
+  const run = async (name: string, target: Target, next: (index: number) => LoadRequest | undefined) => {
+    console.error(`measuring ${name}...`);
+    reports.push(await measurePhase(name, target, () => loop(next)));
+  };
+  await run("baseline is-saved", { pid: baseline.pid }, (index) => isSaved(baseline.url, shopper(index)));
+  await run("is-saved", app, (index) => isSaved(instance.url, shopper(index)));
+  await run("list (cached)", app, (index) => list(instance.url, shopper(index)));
+  // A first read: a customer the instance has never seen, so the list comes from the platform.
+  await run("list (first read)", app, (index) =>
+    list(instance.url, { shop: OPS_SHOP, customer: String(300_000 + index) }),
+  );
+  const saved: { shopper: Shopper; gid: string }[] = [];
+  await run("save (new item)", app, (index) => {
+    const item = { shopper: shopper(index), gid: product(1_000_000 + index) };
+    saved.push(item);
+    return write(instance.url, item.shopper, "save", item.gid);
+  });
+  await run("remove", app, (index) => {
+    const item = saved[index];
+    return item && write(instance.url, item.shopper, "remove", item.gid);
+  });
+  await run("toggle", app, (index) => write(instance.url, shopper(index), "toggle", product(index % 7), "toggle"));
+  await run("batch (10 saves)", app, (index) => {
+    const gids = Array.from({ length: 10 }, (_, k) => product(3_000_000 + index * 10 + k));
+    return batchOfSaves(instance.url, shopper(index), gids, "batch");
+  });
+  return reports;
+}
