@@ -90,7 +90,7 @@ describe("shopify.app.toml", () => {
         .filter(([, field]) => field.capabilities?.admin_filterable)
         .map(([key]) => key)
         .sort();
-    expect(filterable("save_list")).toEqual(["customer_id"]);
+    expect(filterable("save_list")).toEqual(["customer_id", "share_token_hash"]);
     expect(filterable("save_item")).toEqual(["customer_id", "entity_gid", "list_key", "status"]);
   });
 });

@@ -9,6 +9,7 @@ import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-i
 import type { Caller } from "./caller";
 import { identityKey } from "./handles.server";
 import { isSaved, listSaved } from "./reads.server";
+import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
@@ -57,6 +58,9 @@ const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<
     batch: (caller, input) => runBatch(caller, input.operations),
     "is-saved": isSaved,
     list: listSaved,
+    "share-create": createShareLink,
+    "share-revoke": revokeShareLink,
+    "shared-list": readSharedList,
   };
 
 async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {
