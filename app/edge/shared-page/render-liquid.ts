@@ -53,8 +53,7 @@ export function sharedListLiquid(list: SharedListResult): string {
     list.items.length > 0
       ? `<ul class="saved-items-shared__items">${list.items.map(itemHtml).join("")}</ul>`
       : `<p>This list is empty.</p>`;
-  return `{% layout 'theme' %}
-<section class="saved-items-shared page-width">
+  return `<section class="saved-items-shared page-width">
 <h1>${heading}</h1>
 ${items}
 </section>
@@ -62,8 +61,7 @@ ${items}
 }
 
 export function sharedListNotFoundLiquid(): string {
-  return `{% layout 'theme' %}
-<section class="saved-items-shared page-width">
+  return `<section class="saved-items-shared page-width">
 <h1>This list is not shared</h1>
 <p>The link is unknown or was revoked by its owner.</p>
 </section>
@@ -71,8 +69,7 @@ export function sharedListNotFoundLiquid(): string {
 }
 
 export function sharedListUnavailableLiquid(): string {
-  return `{% layout 'theme' %}
-<section class="saved-items-shared page-width">
+  return `<section class="saved-items-shared page-width">
 <h1>This list cannot be shown right now</h1>
 <p>Please try again in a moment.</p>
 </section>
