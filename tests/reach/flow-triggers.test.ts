@@ -129,6 +129,17 @@ describe("products/update → price dropped and back in stock", () => {
     expect(emulator.schemaViolations).toEqual([]);
   });
 
+  test("a webhook id is handled once, even when a later update makes its payload look new again", async () => {
+    const shop = await givenSavers();
+    const before = fired(shop).length;
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])();
+    const drop = productUpdate(shop, [{ id: VARIANT, price: "80.00" }]);
+    await drop();
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])(); // back up: the baseline is 100 again
+    await drop(); // redelivered late: compared with 100 it would be a drop, but its id was handled
+    expect(fired(shop)).toHaveLength(before + 2);
+  });
+
   test("back in stock fires once per saver when inventory goes from none to some", async () => {
     const shop = await givenSavers();
     const before = fired(shop).length;
