@@ -34,17 +34,29 @@ export async function updateSharedField(
   if (local.size > LOCAL_FIELD_LIMIT) local.delete(local.keys().next().value!);
 }
 
-/** True the first time `id` is claimed under `scope` (within ttlMs, across instances); false after. */
+/** The field's current value, or undefined. */
+export async function readSharedField(key: string, field: string): Promise<string | undefined> {
+  const shared = getCoordinator().sharedHashes;
+  return shared ? shared.read(key, field) : local.get(`${key}\n${field}`);
+}
+
+/**
+ * True the first time `id` is claimed under `scope` within at least ttlMs (across instances);
+ * false after. Ids go into one hash per window of ttlMs, and a claim looks at the window before
+ * too: a busy scope's hash stops growing when its window ends and expires after the next one.
+ */
 export async function claimOnce(scope: string, id: string, ttlMs: number): Promise<boolean> {
+  const window = Math.floor(Date.now() / ttlMs);
+  if ((await readSharedField(`once:${scope}:${window - 1}`, id)) !== undefined) return false;
   let claimed = false;
   await updateSharedField(
-    `once:${scope}`,
+    `once:${scope}:${window}`,
     id,
     (current) => {
       claimed = current === undefined;
       return "1";
     },
-    ttlMs,
+    2 * ttlMs,
   );
   return claimed;
 }
