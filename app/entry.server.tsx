@@ -5,6 +5,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { databaseTarget } from "~/config/database-url";
 import { pool } from "~/db.server";
+import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
 import { errorFields, writeLog } from "~/lib/json-log";
 import { closeConnections } from "~/lib/readiness.server";
@@ -31,6 +32,9 @@ export async function prepare(): Promise<void> {
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
 export async function shutdown(): Promise<void> {
+  // Flow triggers and webhook fan-outs started after answering: bounded work, finished before the
+  // connections they use close (a webhook id already taken would not bring them back).
+  await afterAnswerSettled();
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );

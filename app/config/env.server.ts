@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DatabaseUrlSchema, databaseUrl } from "./database-url";
 
 /** What the app asks of a shop; shopify.app.toml requests exactly these (tests/deploy checks). */
-export const DEFAULT_SCOPES = "read_metaobjects,write_app_proxy,write_metaobjects";
+export const DEFAULT_SCOPES = "read_customers,read_metaobjects,read_products,write_app_proxy,write_metaobjects";
 
 const EnvSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1, "set SHOPIFY_API_KEY to the app's client ID"),
@@ -31,6 +31,9 @@ const EnvSchema = z.object({
     .min(100, "REDIS_COMMAND_TIMEOUT_MS: at least 100")
     .max(30_000, "REDIS_COMMAND_TIMEOUT_MS: at most 30000")
     .default(1_000),
+  // Flow triggers (docs/reach.md): "off" stops the app firing any, e.g. while Flow has an incident.
+  // The test suite runs with them off, so their after-answer requests stay out of other tests.
+  FLOW_TRIGGERS: z.enum(["on", "off"]).default("on"),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z

@@ -48,3 +48,16 @@ export interface DirectAccessGrant {
 export interface BatchResult {
   results: ({ ok: true; result: SaveOperationResult } | { ok: false; code: string; retryable: boolean })[];
 }
+
+/** `data` of share-create: the link is shown once; only its hash is kept by the service. */
+export interface ShareLink {
+  token: string;
+  path: string;
+  url: string;
+  displayName: string | null;
+}
+
+/** `data` of share-revoke. */
+export interface ShareRevokeResult {
+  revoked: boolean;
+}

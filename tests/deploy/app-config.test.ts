@@ -5,6 +5,7 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test, vi } from "vitest";
 import {
+  FlowTriggerExtensionSchema,
   AppConfigSchema,
   ThemeExtensionSchema,
   UnifiedUiExtensionsSchema,
@@ -23,7 +24,11 @@ const extensionTomls = readdirSync(path.join(ROOT, "extensions"))
   .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false })?.isFile());
 
 function issues(
-  schema: typeof AppConfigSchema | typeof ThemeExtensionSchema | typeof UnifiedUiExtensionsSchema,
+  schema:
+    | typeof AppConfigSchema
+    | typeof ThemeExtensionSchema
+    | typeof UnifiedUiExtensionsSchema
+    | typeof FlowTriggerExtensionSchema,
   value: unknown,
 ) {
   const result = schema.safeParse(value);
@@ -90,7 +95,7 @@ describe("shopify.app.toml", () => {
         .filter(([, field]) => field.capabilities?.admin_filterable)
         .map(([key]) => key)
         .sort();
-    expect(filterable("save_list")).toEqual(["customer_id"]);
+    expect(filterable("save_list")).toEqual(["customer_id", "share_token_hash"]);
     expect(filterable("save_item")).toEqual(["customer_id", "entity_gid", "list_key", "status"]);
   });
 });
@@ -126,7 +131,9 @@ describe.each(extensionTomls)("%s", (file) => {
   const toml = readToml(file);
 
   test("has only keys the CLI accepts for its extension type", () => {
-    if (Array.isArray(toml.extensions)) {
+    if (Array.isArray(toml.extensions) && toml.extensions[0]?.type === "flow_trigger") {
+      expect(issues(FlowTriggerExtensionSchema, toml)).toEqual([]);
+    } else if (Array.isArray(toml.extensions)) {
       const types = toml.extensions.map((entry: { type?: unknown }) => entry.type);
       // Only UI extensions have a schema here; another type needs its own, from its CLI specification.
       expect(new Set(types)).toEqual(new Set(["ui_extension"]));
@@ -155,6 +162,9 @@ describe.each(extensionTomls)("%s", (file) => {
 
 test("the extension TOMLs are found", () => {
   expect(extensionTomls.map((file) => path.basename(path.dirname(file))).sort()).toEqual([
+    "flow-item-saved",
+    "flow-saved-item-back-in-stock",
+    "flow-saved-item-price-dropped",
     "saved-items-account",
     "saved-items-theme",
   ]);

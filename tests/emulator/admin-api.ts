@@ -313,6 +313,8 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const existing = store.findByHandle(definition, args.handle.handle);
       return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write));
     },
+    flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
+      state.flowTriggers.receive(shop.domain, args),
     metaobjectDelete: ({ id }: { id: string }) => {
       const entry = findEntry(id);
       if (!entry) return { deletedId: null, userErrors: [notFound(id)] };

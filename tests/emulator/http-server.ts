@@ -117,6 +117,7 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
       emulator.setPlan(shop, plan);
       return done;
     },
+    "GET flow-triggers": ({ query }) => ({ fired: emulator.flowTriggersFired(shopOf(query)) }),
     "GET metaobjects": ({ query }) => ({
       metaobjects: emulator.metaobjects(shopOf(query), query.get("type") ?? undefined),
     }),

@@ -4,6 +4,7 @@ import { loadAppConfig } from "./app-config";
 import { customerAccountApiRoutes } from "./customer-account-api";
 import { answerRequest, mswHandlers } from "./exchange";
 import { createFaultQueue } from "./faults";
+import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
@@ -47,6 +48,11 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
   const state: EmulatorState = {
     shops: new Map(),
     definitions: appConfig.definitions,
+    flowTriggers: createFlowTriggerRecorder(
+      loadFlowTriggers(
+        path.join(path.dirname(options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml")), "extensions"),
+      ),
+    ),
     scopes: appConfig.scopes,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
@@ -104,12 +110,14 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       state.log.clear();
       state.usage.clear();
       state.schemaViolations.length = 0;
+      state.flowTriggers.reset();
       state.faults.clear();
       lastId = 0;
       latencyMs = 0;
       state.searchLagMs = options.searchLagMs ?? 0;
       state.throttling = true;
     },
+    flowTriggersFired: (domain) => state.flowTriggers.fired(domain),
     metaobjects(domain, type) {
       const store = shopNamed(domain).metaobjects;
       const definition = type === undefined ? undefined : state.definitions.resolve(type);

@@ -29,6 +29,7 @@ export interface RemoteEmulator {
   setThrottling(enabled: boolean): Promise<void>;
   setPlan(shop: string, plan: Plan): Promise<void>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
+  flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
   revokeAdminToken(shop: string): Promise<void>;
   expireAdminToken(shop: string): Promise<void>;
@@ -75,6 +76,13 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
     setSearchLag: (ms) => post("search-lag", { ms }),
     setThrottling: (enabled) => post("throttling", { enabled }),
     setPlan: (shop, plan) => post("plan", { shop, plan }),
+    flowTriggersFired: async (shop) =>
+      (
+        await call<{ fired: { handle: string; payload: Record<string, unknown> }[] }>(
+          "GET",
+          `flow-triggers?${query({ shop })}`,
+        )
+      ).fired,
     metaobjects: async (shop, type) =>
       (await call<{ metaobjects: EmulatedMetaobject[] }>("GET", `metaobjects?${query({ shop, type })}`)).metaobjects,
     adminCredentials: async (shop) =>

@@ -1,3 +1,4 @@
+import type { FlowTriggerRecorder } from "./flow-triggers";
 import { createHash } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import type { MetaobjectDefinitions } from "./app-config";
@@ -30,6 +31,8 @@ export interface ShopState {
 export interface EmulatorState extends RouteEnv {
   shops: Map<string, ShopState>;
   definitions: MetaobjectDefinitions;
+  /** Flow's side of flowTriggerReceive (flow-triggers.ts). */
+  flowTriggers: FlowTriggerRecorder;
   /** The scopes of every installation, from the app's configuration. */
   scopes: string;
   clientId: string | undefined;

@@ -163,6 +163,8 @@ export interface PlatformEmulator {
   adminCredentials(domain: string): AdminCredentials | undefined;
   reset(): void;
   metaobjects(domain: string, type?: string): EmulatedMetaobject[];
+  /** The Flow triggers the app fired for the shop (flowTriggerReceive that passed), oldest first. */
+  flowTriggersFired(domain: string): { handle: string; payload: Record<string, unknown> }[];
   /** The most recent requests (see requestLogLimit), oldest first. */
   readonly requests: RecordedRequest[];
   countRequests(filter?: { api?: ApiName; shop?: string }): number;

@@ -6,7 +6,7 @@
 import { render } from "preact";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { installFakePlatform, type FakePlatform } from "./fake-platform";
-import { APP, EXCHANGE, FakeService, LIST, REMOVE, fail, grant, ok } from "./fakes";
+import { APP, EXCHANGE, FakeService, LIST, REMOVE, SHARE_CREATE, SHARE_REVOKE, fail, grant, ok } from "./fakes";
 
 let service: FakeService;
 let platform: FakePlatform;
@@ -79,7 +79,7 @@ describe("SavedItemsPage", () => {
     expect(text()).toContain("€120,00");
     expect(text()).toContain("Saved Jul 1, 2026");
     expect(body().querySelector("s-product-thumbnail")!.getAttribute("src")).toBe("https://cdn.example/boots.png");
-    expect(all("s-button").map((button) => button.getAttribute("accessibilitylabel"))).toEqual([
+    expect(all("s-button[accessibilitylabel]").map((button) => button.getAttribute("accessibilitylabel"))).toEqual([
       "Remove Boots from saved items",
       "Remove Scarf from saved items",
     ]);
@@ -249,5 +249,78 @@ describe("ProfileBlock", () => {
     expect(text()).toBe("View saved items");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(service.requests).toEqual([]);
+  });
+});
+
+describe("SavedItemsPage sharing", () => {
+  const LINK = {
+    token: "t".repeat(43),
+    path: `/apps/saved-items/shared/${"t".repeat(43)}`,
+    url: `https://demo.myshopify.com/apps/saved-items/shared/${"t".repeat(43)}`,
+    displayName: "Ana",
+  };
+  const nameField = () => body().querySelector("s-text-field") as HTMLElement & { value: string };
+
+  test("an empty list offers no sharing", async () => {
+    service.on(LIST, () => listOf([]));
+    await showPage();
+    await eventually(() => expect(text()).toContain("You haven't saved anything yet."));
+    expect(buttonNamed("Create share link")).toBeUndefined();
+  });
+
+  test("create with the optional name, then the link with Copy, which copies it and says so", async () => {
+    service.on(LIST, () => listOf([BOOTS]));
+    service.on(SHARE_CREATE, () => ok(LINK));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Create share link")).toBeDefined());
+    const field = nameField();
+    field.value = "Ana";
+    field.dispatchEvent(new Event("input"));
+    // Preact renders the new state on its next tick; the button's handler reads that render's name.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    buttonNamed("Create share link")!.click();
+    await eventually(() => expect(text()).toContain(LINK.url));
+    expect(service.to(SHARE_CREATE)[0]!.body).toEqual({ context: "wishlist", displayName: "Ana" });
+    const copy = buttonNamed("Copy link")!;
+    expect(copy.getAttribute("command")).toBe("--copy");
+    const clipboard = body().querySelector(`#${copy.getAttribute("commandfor")}`) as HTMLElement & { text: string };
+    expect(clipboard.localName).toBe("s-clipboard-item");
+    expect(clipboard.text ?? clipboard.getAttribute("text")).toBe(LINK.url);
+    clipboard.dispatchEvent(new Event("copy"));
+    expect(platform.toasts).toEqual(["Link copied"]);
+  });
+
+  test("no name sends none; Stop sharing revokes and says whether a link was active", async () => {
+    service.on(LIST, () => listOf([BOOTS]));
+    service.on(SHARE_CREATE, () => ok({ ...LINK, displayName: null }));
+    service.on(
+      SHARE_REVOKE,
+      () => ok({ revoked: true }),
+      () => ok({ revoked: false }),
+    );
+    await showPage();
+    await eventually(() => expect(buttonNamed("Create share link")).toBeDefined());
+    buttonNamed("Create share link")!.click();
+    await eventually(() => expect(text()).toContain(LINK.url));
+    expect(service.to(SHARE_CREATE)[0]!.body).toEqual({ context: "wishlist" });
+    buttonNamed("Stop sharing")!.click();
+    await eventually(() => expect(platform.toasts).toEqual(["The share link no longer works"]));
+    expect(text()).not.toContain(LINK.url);
+    expect(buttonNamed("Create share link")).toBeDefined();
+    buttonNamed("Stop sharing")!.click();
+    await eventually(() => expect(platform.toasts).toHaveLength(2));
+    expect(platform.toasts[1]).toBe("This list wasn't shared");
+  });
+
+  test("a failed share says so and keeps the form", async () => {
+    service.on(LIST, () => listOf([BOOTS]));
+    service.on(SHARE_CREATE, () => fail(404, "NOT_FOUND"));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Create share link")).toBeDefined());
+    buttonNamed("Create share link")!.click();
+    await eventually(() =>
+      expect(all("s-banner").map((b) => b.getAttribute("heading"))).toContain("Sharing didn't work"),
+    );
+    expect(buttonNamed("Create share link")).toBeDefined();
   });
 });

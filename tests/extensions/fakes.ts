@@ -70,6 +70,8 @@ export class FakeService {
 export const EXCHANGE = "/api/customer-account/auth/exchange";
 export const LIST = "/api/customer-account/list";
 export const REMOVE = "/api/customer-account/remove";
+export const SHARE_CREATE = "/api/customer-account/share-create";
+export const SHARE_REVOKE = "/api/customer-account/share-revoke";
 
 export function ok(data: unknown): Response {
   return new Response(JSON.stringify({ ok: true, data }), {

@@ -152,11 +152,15 @@ const BODY_FIELDS: Record<string, readonly string[]> = {
   toggle: ["context", "entityType", "entityGid", "source", "snapshot"],
   remove: ["context", "entityType", "entityGid"],
   batch: ["action", "context", "entityType", "entityGid", "source", "snapshot"],
+  "share-create": ["context", "displayName"],
+  "share-revoke": ["context"],
 };
 
 function validBody(operation: OperationName): Record<string, unknown> {
   if (operation === "remove") return anIdentity();
   if (operation === "batch") return { operations: [{ action: "save", ...aSaveRequest() }] };
+  if (operation === "share-create") return { context: "wishlist", displayName: "Ana" };
+  if (operation === "share-revoke") return { context: "wishlist" };
   return aSaveRequest();
 }
 
@@ -166,7 +170,7 @@ function brokenBody(random: Random, operation: OperationName): { label: string; 
   const target =
     operation === "batch" ? ((body.operations as Record<string, unknown>[])[0] as Record<string, unknown>) : body;
   const field = random.pick(BODY_FIELDS[operation]!);
-  const optional = field === "snapshot" || (operation === "batch" && field === "source");
+  const optional = field === "snapshot" || field === "displayName" || (operation === "batch" && field === "source");
   const kind = random.int(0, optional ? 1 : 2);
   if (field === "snapshot")
     target.snapshot =
@@ -265,10 +269,12 @@ function bodyCase(random: Random, operation: OperationName): Case {
 const QUERY_FIELDS: Record<string, Record<string, string>> = {
   list: { context: "wishlist", limit: "20", cursor: "abc" },
   "is-saved": { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" },
+  "shared-list": { token: "A".repeat(43), limit: "20" },
 };
 const REQUIRED_QUERY_FIELDS: Record<string, readonly string[]> = {
   list: ["context"],
   "is-saved": ["context", "entityType", "entityGid"],
+  "shared-list": ["token"],
 };
 const BAD_LIMITS = ["0", "-1", "101", "abc", "1.5", "", "NaN", "Infinity", "1e3", "5\n", "２０"];
 

@@ -13,6 +13,7 @@ const TOPICS: Record<string, (shop: string) => unknown> = {
   "app/uninstalled": (shop) => ({ id: 1, domain: shop, myshopify_domain: shop }),
   "app/scopes_update": () => ({ previous: ["read_metaobjects"], current: ["read_metaobjects", "write_metaobjects"] }),
   "app_subscriptions/update": () => ({ app_subscription: { name: "Pro", status: "ACTIVE", plan_handle: "pro" } }),
+  "products/update": () => ({ id: 1, admin_graphql_api_id: "gid://shopify/Product/1", variants: [] }),
   "customers/data_request": (shop) => ({
     shop_id: 1,
     shop_domain: shop,

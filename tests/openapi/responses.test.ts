@@ -70,10 +70,14 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
     const channel = route.namespace;
     const otherChannel = channel === "headless" ? "customer-account" : "headless";
 
+    /** The share token shared-list reads, once the test has created one. */
+    let shareToken = "A".repeat(43);
+
     /** A well-formed call of this route with the given token. */
     function validCall(token: string, overrides: Partial<Record<string, unknown>> = {}): DirectCall {
       if (route.method === "get") {
-        const query = name === "list" ? { context: "wishlist" } : identityQuery();
+        const query =
+          name === "list" ? { context: "wishlist" } : name === "shared-list" ? { token: shareToken } : identityQuery();
         return { method: "GET", token, query: { ...query, ...(overrides as Record<string, string>) } };
       }
       const body =
@@ -135,6 +139,30 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
           expect((await send(validCall(token))).body.data).toEqual({ saved: true });
           expect((await send(validCall(token, { context: "empty" }))).body.data).toEqual({ saved: false });
           break;
+        case "share-create":
+          expect((await send(validCall(token, { displayName: "Ana" }))).body.data).toMatchObject({
+            displayName: "Ana",
+          });
+          expect((await send(validCall(token))).body.data).toMatchObject({ displayName: null });
+          await send(validCall(token, { context: "no-such-list" })); // NOT_FOUND
+          break;
+        case "share-revoke":
+          expect((await send(validCall(token))).body.data).toEqual({ revoked: false });
+          await callDirect(`/api/${channel}/share-create`, { method: "POST", token, body: { context: "wishlist" } });
+          expect((await send(validCall(token))).body.data).toEqual({ revoked: true });
+          await send(validCall(token, { context: "no-such-list" })); // NOT_FOUND
+          break;
+        case "shared-list": {
+          await send(validCall(token)); // NOT_FOUND: no link yet
+          const link = await callDirect(`/api/${channel}/share-create`, {
+            method: "POST",
+            token,
+            body: { context: "wishlist", displayName: "Ana" },
+          });
+          shareToken = link.body.data.token;
+          expect((await send(validCall(token))).body.data).toMatchObject({ displayName: "Ana", hasMore: false });
+          break;
+        }
       }
 
       // The method, the credential, the input.

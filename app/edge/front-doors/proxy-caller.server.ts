@@ -3,7 +3,7 @@ import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { requireOfflineSession } from "~/platform/offline-sessions.server";
 import { SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
-import type { Caller } from "~/services/saved-items/caller";
+import { ANONYMOUS_VIEWER, type Caller } from "~/services/saved-items/caller";
 import { verifyProxyRequest } from "./proxy-signature.server";
 
 /**
@@ -11,14 +11,27 @@ import { verifyProxyRequest } from "./proxy-signature.server";
  * the logged-in customer, then the install. The customer is read only after the signature holds.
  */
 export async function requireProxyCaller(request: Request): Promise<Caller> {
+  return proxyCaller(request, undefined);
+}
+
+/**
+ * The front door of storefront pages anyone may open (the shared-list page): as requireProxyCaller,
+ * but a logged-out shopper is the shop's one anonymous viewer, whose rate and budget share all
+ * logged-out shoppers of the shop have in common.
+ */
+export async function requireProxyViewer(request: Request): Promise<Caller> {
+  return proxyCaller(request, ANONYMOUS_VIEWER);
+}
+
+async function proxyCaller(request: Request, loggedOut: string | undefined): Promise<Caller> {
   // The platform stamps signatures with the real time, so freshness is judged by it, not by `clock`.
   const { shop, loggedInCustomerId } = verifyProxyRequest(
     new URL(request.url),
     getEnv().SHOPIFY_API_SECRET,
     new Date(),
   );
-  if (!loggedInCustomerId) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
-  if (!/^\d{1,20}$/.test(loggedInCustomerId))
+  if (!loggedInCustomerId && loggedOut === undefined) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
+  if (loggedInCustomerId && !/^\d{1,20}$/.test(loggedInCustomerId))
     throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");
   // Only reachable with a valid signature: a shop value that is no shop domain has no install.
   if (!SHOP_DOMAIN_PATTERN.test(shop))
@@ -26,7 +39,7 @@ export async function requireProxyCaller(request: Request): Promise<Caller> {
   await requireOfflineSession(shop);
   return {
     shop,
-    customerGid: `gid://shopify/Customer/${loggedInCustomerId}`,
+    customerGid: loggedInCustomerId ? `gid://shopify/Customer/${loggedInCustomerId}` : loggedOut!,
     channel: "online-store",
     admin: offlineAdminClient(shop),
   };

@@ -37,8 +37,11 @@ export interface DocumentedRoute {
 /** Codes only the Online Store channel (app proxy) answers with; no direct route can return them. */
 export const PROXY_ONLY_ERROR_CODES = ["INVALID_PROXY_SIGNATURE"] as const satisfies readonly ErrorCode[];
 
-/** Answered for a path under a namespace that names no operation, so no documented route lists it. */
-export const UNROUTED_ERROR_CODES = ["NOT_FOUND"] as const satisfies readonly ErrorCode[];
+/**
+ * Codes answered only for a path under a namespace that names no operation, so no documented route
+ * lists them. NOT_FOUND left this list when the share operations began to answer it.
+ */
+export const UNROUTED_ERROR_CODES = [] as const satisfies readonly ErrorCode[];
 
 const WRONG_METHOD: readonly DocumentedError[] = [{ code: "VALIDATION_ERROR", status: 405 }];
 const JSON_BODY: readonly DocumentedError[] = [

@@ -22,6 +22,14 @@ import {
   SaveRequestSchema,
 } from "~/services/saved-items/schemas";
 import {
+  ShareCreateRequestSchema,
+  SharedItemSchema,
+  SharedListResultSchema,
+  ShareLinkSchema,
+  ShareRevokeRequestSchema,
+  ShareRevokeResultSchema,
+} from "~/services/saved-items/sharing-schemas";
+import {
   DIRECT_ROUTES,
   directChannelErrorCodes,
   errorsByStatus,
@@ -170,6 +178,8 @@ function requestComponents(): ComponentRegistry {
   registry.add(SaveRequestSchema, { id: "SaveRequest", description: "Body of save and toggle" });
   registry.add(RemoveRequestSchema, { id: "RemoveRequest" });
   registry.add(BatchRequestSchema, { id: "BatchRequest" });
+  registry.add(ShareCreateRequestSchema, { id: "ShareCreateRequest" });
+  registry.add(ShareRevokeRequestSchema, { id: "ShareRevokeRequest" });
   registry.add(HeadlessModernExchangeRequestSchema, { id: "HeadlessModernExchangeRequest" });
   registry.add(HeadlessLegacyExchangeRequestSchema, { id: "HeadlessLegacyExchangeRequest" });
   registry.add(HeadlessExchangeRequestSchema, {
@@ -188,6 +198,10 @@ function responseComponents(): { registry: ComponentRegistry; envelopes: Map<z.Z
   registry.add(IsSavedResultSchema, { id: "IsSavedResult" });
   registry.add(BatchOperationResultSchema, { id: "BatchOperationResult" });
   registry.add(BatchResultSchema, { id: "BatchResult" });
+  registry.add(ShareLinkSchema, { id: "ShareLink" });
+  registry.add(ShareRevokeResultSchema, { id: "ShareRevokeResult" });
+  registry.add(SharedItemSchema, { id: "SharedItem" });
+  registry.add(SharedListResultSchema, { id: "SharedListResult" });
   registry.add(DirectAccessGrantSchema, { id: "DirectAccessGrant" });
   registry.add(errorEnvelopeSchema(directChannelErrorCodes()), {
     id: "ErrorEnvelope",

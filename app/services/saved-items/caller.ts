@@ -8,3 +8,10 @@ export interface Caller {
   channel: Channel;
   admin: AdminGraphqlClient;
 }
+
+/**
+ * The customer scope of a logged-out shopper on a page anyone may open (a shared list): one per
+ * shop, so logged-out reads share one rate and one customer share of the budget, and cannot spend
+ * the whole of it. Not a customer GID, so it never matches a customer's data.
+ */
+export const ANONYMOUS_VIEWER = "anonymous-viewer";

@@ -5,10 +5,12 @@ import { countBudgetUnits } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { assertCustomerWithinRate } from "~/services/usage/rate-limits.server";
+import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
 import { identityKey } from "./handles.server";
 import { isSaved, listSaved } from "./reads.server";
+import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
@@ -40,7 +42,30 @@ export async function dispatchSavedItems<Op extends OperationName>(
   }
   if (operation === "batch" && wholeBatchRetryable(output as BatchResult)) charge.refund();
   else countBudgetUnits(plan.key);
+  announceSaves(caller, operation, input, output);
   return output;
+}
+
+/** Flow's Item saved, for the saves this operation made; it runs after the answer (reach/item-saved). */
+function announceSaves<Op extends OperationName>(
+  caller: Caller,
+  operation: Op,
+  input: OperationInput<Op>,
+  output: OperationOutput[Op],
+): void {
+  if (operation === "save" || operation === "toggle") {
+    const item = input as OperationInput<"save">;
+    fireItemSavedAfterAnswer(caller, [{ item, result: output as SaveOperationResult }]);
+  } else if (operation === "batch") {
+    const { results } = output as BatchResult;
+    fireItemSavedAfterAnswer(
+      caller,
+      (input as OperationInput<"batch">).operations.map((item, index) => {
+        const entry = results[index];
+        return { item, result: entry?.ok ? entry.result : undefined };
+      }),
+    );
+  }
 }
 
 function wholeBatchRetryable(result: BatchResult): boolean {
@@ -57,6 +82,9 @@ const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<
     batch: (caller, input) => runBatch(caller, input.operations),
     "is-saved": isSaved,
     list: listSaved,
+    "share-create": createShareLink,
+    "share-revoke": revokeShareLink,
+    "shared-list": readSharedList,
   };
 
 async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {

@@ -12,6 +12,14 @@ import {
   SaveRequestSchema,
   ToggleRequestSchema,
 } from "./schemas";
+import {
+  ShareCreateRequestSchema,
+  SharedListQuerySchema,
+  SharedListResultSchema,
+  ShareLinkSchema,
+  ShareRevokeRequestSchema,
+  ShareRevokeResultSchema,
+} from "./sharing-schemas";
 
 interface OperationEntry {
   method: "GET" | "POST";
@@ -102,6 +110,47 @@ export const OPERATIONS = {
       id: "IsSaved",
       summary: "Whether an item is actively saved",
       description: "saved is false when no list or no item exists.",
+    },
+  },
+  "share-create": {
+    method: "POST",
+    input: ShareCreateRequestSchema,
+    output: ShareLinkSchema,
+    errors: ["NOT_FOUND"],
+    doc: {
+      id: "ShareCreate",
+      summary: "Create a share link for one of the caller's lists",
+      description:
+        "Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the " +
+        "read-only shared page. An earlier link of the same list stops working. displayName is the only identity the " +
+        "shared page shows. A context the caller has no list for is NOT_FOUND (404).",
+    },
+  },
+  "share-revoke": {
+    method: "POST",
+    input: ShareRevokeRequestSchema,
+    output: ShareRevokeResultSchema,
+    errors: ["NOT_FOUND"],
+    doc: {
+      id: "ShareRevoke",
+      summary: "Revoke the share link of one of the caller's lists",
+      description:
+        "Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with " +
+        "revoked false; a context the caller has no list for is NOT_FOUND (404).",
+    },
+  },
+  "shared-list": {
+    method: "GET",
+    input: SharedListQuerySchema,
+    output: SharedListResultSchema,
+    errors: ["NOT_FOUND"],
+    doc: {
+      id: "SharedList",
+      summary: "Read a list shared by link",
+      description:
+        "The active items (snapshot included, no ids) and the display name of the list a share token opens, in the " +
+        "caller's shop; counts against the budget like list. An unknown or revoked token, or one of another shop, is " +
+        "NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).",
     },
   },
 } as const satisfies Record<string, OperationEntry>;

@@ -47,7 +47,7 @@ export function singleLineText() {
 }
 
 // Metaobject single-line text fields hold at most 255 characters.
-const ContextSchema = singleLineText().min(1, "must not be empty").max(255);
+export const ContextSchema = singleLineText().min(1, "must not be empty").max(255);
 const EntityGidSchema = singleLineText()
   .max(255)
   .regex(/^gid:\/\/shopify\/[A-Za-z]+\/[^\s/]+$/, "must be a platform GID such as gid://shopify/Product/123");

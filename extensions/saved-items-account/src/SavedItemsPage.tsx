@@ -10,6 +10,7 @@ import { createPager, INITIAL_PAGER_STATE, isEmpty, PAGE_SIZE, type PagerState }
 import { fallbackTitle, itemView } from "./lib/snapshot";
 import type { ListItem } from "../../shared/wire";
 import { createClientFor, extensionApi, listContext } from "./platform";
+import { SharePanel } from "./SharePanel";
 
 export default async () => {
   render(<SavedItemsPage />, document.body);
@@ -117,6 +118,7 @@ function SavedItemsPage() {
             </s-stack>
           </s-section>
         )}
+        {state.items.length > 0 && <SharePanel client={client} context={context} />}
         {state.hasNextPage && state.status !== "error" && (
           <s-button variant="secondary" loading={state.status === "loading-more"} onClick={() => void pager.loadMore()}>
             {t("page.loadMore")}

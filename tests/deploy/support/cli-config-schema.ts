@@ -349,6 +349,38 @@ export const UnifiedUiExtensionsSchema = z.strictObject({
   settings: Settings.optional(),
 });
 
+// ---- Flow triggers: models/extensions/specifications/flow_trigger.ts, services/flow/ ----
+
+/** Reference types a trigger may take (services/flow/constants.ts); each is sent as <object>_id. */
+export const FLOW_TRIGGER_REFERENCE_TYPES = ["customer_reference", "order_reference", "product_reference"] as const;
+
+const FlowTriggerField = SettingsField.extend({
+  // FlowTriggerSettingsSchema: a key is letters and spaces only.
+  key: z
+    .string()
+    .regex(/^[a-zA-Z\s]*$/, "String must contain only alphabetic characters and spaces")
+    .optional(),
+}).refine(
+  (field) => (FLOW_TRIGGER_REFERENCE_TYPES as readonly string[]).includes(field.type) || field.key !== undefined,
+  { message: "key property must be specified for non-commerce object fields" },
+);
+
+const FlowTriggerEntry = z.strictObject({
+  ...BASE_EXTENSION,
+  name: z.string(),
+  type: z.literal("flow_trigger"),
+  handle: ExtensionHandle.refine((handle) => handle.length <= 30, "Cannot exceed 30 characters"),
+  schema: z.string().optional(),
+});
+
+/** A unified TOML declaring one Flow trigger, its fields in the shared [settings]. */
+export const FlowTriggerExtensionSchema = z.strictObject({
+  api_version: z.string().optional(),
+  description: z.string().optional(),
+  extensions: z.array(FlowTriggerEntry).length(1),
+  settings: z.strictObject({ fields: z.array(FlowTriggerField).optional() }).optional(),
+});
+
 // ---- Theme app extension files: models/extensions/specifications/theme.ts (validateThemeExtension) ----
 // The CLI checks these only on deploy, not on `shopify app build`.
 

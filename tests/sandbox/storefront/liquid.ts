@@ -106,6 +106,10 @@ export function createThemeRenderer(options: { locale: string }) {
       const html = await engine.parseAndRender(source, { ...globals, block }, { globals });
       return { html, schema };
     },
+    /** Renders Liquid an app proxy answered with (Content-Type application/liquid), as page content. */
+    renderSource(source: string, scope: Record<string, unknown>): Promise<string> {
+      return engine.parseAndRender(source, scope, { globals: scope });
+    },
     /** Renders one of the sandbox theme's own templates (tests/sandbox/storefront/theme). */
     renderTemplate(name: string, scope: Record<string, unknown>): Promise<string> {
       return engine.renderFile(name, scope, { globals: scope });

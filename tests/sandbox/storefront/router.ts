@@ -133,7 +133,9 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     });
 
     local.all(new RegExp(`^${PROXY_PREFIX}(/.*)?$`), (req, res, next) => {
-      forwardToAppProxy(req, res).catch(next);
+      // A Liquid answer renders inside the theme's layout, as the platform renders it.
+      const renderLiquid = (source: string) => renderPage(req, res, { source }, { page_title: "" });
+      forwardToAppProxy(req, res, renderLiquid).catch(next);
     });
 
     local.get("/products/:handle.js", (req, res) => {
@@ -203,7 +205,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     async function renderPage(
       req: ExpressRequest,
       res: ExpressResponse,
-      template: string,
+      template: string | { source: string },
       scope: Record<string, unknown>,
       blocks: Record<string, string> = {},
     ): Promise<void> {
@@ -216,7 +218,12 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         shop: { name: "Saved Items Demo", permanent_domain: shopper.shop.domain, currency: "USD" },
         customer: shopper.customerId ? { id: Number(shopper.customerId) } : undefined,
         routes,
-        request: { path: url.pathname, host: req.headers.host, page_type: template, locale: { iso_code: locale } },
+        request: {
+          path: url.pathname,
+          host: req.headers.host,
+          page_type: typeof template === "string" ? template : "app-proxy",
+          locale: { iso_code: locale },
+        },
       };
       const rendered: RenderedBlock[] = [];
       const appBlocks: Record<string, string> = {};
@@ -241,7 +248,10 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         /</g,
         "\\u003c",
       );
-      const content = await theme.renderTemplate(template, { ...globals, ...scope, app_blocks: appBlocks });
+      const content =
+        typeof template === "string"
+          ? await theme.renderTemplate(template, { ...globals, ...scope, app_blocks: appBlocks })
+          : await theme.renderSource(template.source, { ...globals, ...scope });
       const html = await theme.renderTemplate("layout", {
         ...globals,
         page_title: scope.page_title,
@@ -266,7 +276,11 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
    * shop, logged_in_customer_id (empty when logged out), path_prefix, timestamp and signature.
    * Method, body and content type pass through; cookies do not, and Set-Cookie is dropped.
    */
-  async function forwardToAppProxy(req: ExpressRequest, res: ExpressResponse): Promise<void> {
+  async function forwardToAppProxy(
+    req: ExpressRequest,
+    res: ExpressResponse,
+    renderLiquid: (source: string) => Promise<void>,
+  ): Promise<void> {
     const shopper = shopperOf(req);
     const original = new URL(req.originalUrl, "http://sandbox");
     const rest = original.pathname.slice(original.pathname.indexOf(PROXY_PREFIX) + PROXY_PREFIX.length) || "/";
@@ -288,6 +302,10 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     const body = hasBody ? new Uint8Array(await readBody(req)) : undefined;
     const response = await options.forward(new Request(target, { method: req.method, headers, body }));
     res.status(response.status);
+    if (response.headers.get("content-type")?.startsWith("application/liquid")) {
+      await renderLiquid(await response.text());
+      return;
+    }
     response.headers.forEach((value, name) => {
       if (!["set-cookie", "content-length", "content-encoding", "transfer-encoding"].includes(name))
         res.setHeader(name, value);

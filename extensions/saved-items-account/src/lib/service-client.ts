@@ -1,7 +1,14 @@
 import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
 import { SavedItemsError } from "../../../shared/errors";
 import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../../shared/retry";
-import type { ItemIdentity, ListQuery, ListResult, SaveOperationResult } from "../../../shared/wire";
+import type {
+  ItemIdentity,
+  ListQuery,
+  ListResult,
+  SaveOperationResult,
+  ShareLink,
+  ShareRevokeResult,
+} from "../../../shared/wire";
 import { createServiceTokenSource, type ServiceTokenSource } from "./service-token";
 
 /** The service token has expired; the one 4xx the client recovers from (by exchanging again). */
@@ -21,6 +28,8 @@ export interface SavedItemsClientOptions {
 export interface SavedItemsClient {
   list(query: ListQuery): Promise<ListResult>;
   remove(identity: ItemIdentity): Promise<SaveOperationResult>;
+  createShareLink(input: { context: string; displayName?: string }): Promise<ShareLink>;
+  revokeShareLink(input: { context: string }): Promise<ShareRevokeResult>;
 }
 
 /**
@@ -84,6 +93,12 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
     },
     remove(identity) {
       return call<SaveOperationResult>("remove", { body: pickIdentity(identity) });
+    },
+    createShareLink({ context, displayName }) {
+      return call<ShareLink>("share-create", { body: displayName ? { context, displayName } : { context } });
+    },
+    revokeShareLink({ context }) {
+      return call<ShareRevokeResult>("share-revoke", { body: { context } });
     },
   };
 }

@@ -1,0 +1,19 @@
+/**
+ * Work that must not delay an answer (a webhook's fan-out, a Flow trigger after a save): started
+ * once the current request has answered, its failure logged and never thrown at the caller.
+ * Tracked so tests and a stopping server can wait for it.
+ */
+const running = new Set<Promise<void>>();
+
+export function runAfterAnswer(label: string, work: () => Promise<void>): void {
+  const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(work)
+    .catch((error: unknown) => console.error(`[after-answer] ${label} failed`, error))
+    .finally(() => running.delete(task));
+  running.add(task);
+}
+
+/** Resolves when every piece of work started so far (and any it started) has ended. */
+export async function afterAnswerSettled(): Promise<void> {
+  while (running.size > 0) await Promise.all([...running]);
+}

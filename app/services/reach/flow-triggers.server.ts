@@ -1,0 +1,64 @@
+import { getEnv } from "~/config/env.server";
+import { ServiceError } from "~/lib/errors";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+
+/** The handles of extensions/flow-*; each payload below carries exactly the fields its TOML declares. */
+export const FLOW_TRIGGER_HANDLES = {
+  itemSaved: "item-saved",
+  priceDropped: "saved-item-price-dropped",
+  backInStock: "saved-item-back-in-stock",
+} as const;
+
+export type FlowTriggerHandle = (typeof FLOW_TRIGGER_HANDLES)[keyof typeof FLOW_TRIGGER_HANDLES];
+
+/** FLOW_TRIGGERS: with "off", nothing is fired and product updates are not compared. */
+export function flowTriggersEnabled(): boolean {
+  return getEnv().FLOW_TRIGGERS === "on";
+}
+
+/** The numeric id of a GID, as Flow's customer_reference and product_reference take it. */
+export function numericIdOf(gid: string): number | undefined {
+  const id = /^gid:\/\/shopify\/[A-Za-z]+\/(\d{1,20})$/.exec(gid)?.[1];
+  return id === undefined ? undefined : Number(id);
+}
+
+const FLOW_TRIGGER_RECEIVE = `#graphql
+  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {
+    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }
+  }`;
+
+/** Attempts after the Admin client's own bounded throttling retries, for fan-outs that may wait. */
+const THROTTLED_ATTEMPTS = 3;
+const THROTTLED_PAUSE_MS = 1_000;
+
+/**
+ * Starts the shop's workflows that begin with the trigger. Throttling is retried (the client's
+ * retries, then a few more pauses: this runs after answering, so it may wait); a refused payload
+ * is PLATFORM_UPSTREAM_ERROR, for the caller to log.
+ */
+export async function fireFlowTrigger(
+  admin: AdminGraphqlClient,
+  handle: FlowTriggerHandle,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const data = await runAdminGraphql<{ flowTriggerReceive: { userErrors: { message: string }[] } | null }>(
+        admin,
+        FLOW_TRIGGER_RECEIVE,
+        { handle, payload },
+      );
+      const errors = data.flowTriggerReceive?.userErrors ?? [];
+      if (errors.length > 0) {
+        throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `Flow refused trigger ${handle}`, {
+          cause: new Error(errors.map((error) => error.message).join("; ")),
+        });
+      }
+      return;
+    } catch (error) {
+      if (!(error instanceof ServiceError && error.code === "RATE_LIMITED") || attempt >= THROTTLED_ATTEMPTS)
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, THROTTLED_PAUSE_MS * attempt));
+    }
+  }
+}

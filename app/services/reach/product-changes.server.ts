@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { runAfterAnswer } from "~/lib/after-answer.server";
+import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
+import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
+import {
+  FLOW_TRIGGER_HANDLES,
+  fireFlowTrigger,
+  flowTriggersEnabled,
+  numericIdOf,
+  type FlowTriggerHandle,
+} from "./flow-triggers.server";
+
+/**
+ * products/update → Saved item price dropped and Saved item back in stock (docs/reach.md).
+ *
+ * The webhook says what a product is now, not what it was, so the app keeps the last price and
+ * inventory it saw of each variant (shared hashes with Redis, else bounded in the process) and
+ * compares: a lower price is a drop, inventory from none (≤ 0) to some is back in stock. A
+ * variant seen for the first time only sets that baseline. The snapshot's price is not used: it
+ * is whatever text the saving client chose ("€49,00"), neither a number nor current.
+ */
+
+/** The part of the products/update payload (REST shape) this reads; everything else is ignored. */
+export const ProductUpdatePayloadSchema = z.object({
+  admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/),
+  variants: z
+    .array(
+      z.object({
+        admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d+$/),
+        price: z.coerce.number().finite().nonnegative(),
+        inventory_quantity: z.number().int().optional(),
+      }),
+    )
+    .max(2048),
+});
+export type ProductUpdatePayload = z.infer<typeof ProductUpdatePayloadSchema>;
+
+interface VariantState {
+  price: number;
+  inventory?: number;
+}
+
+export interface VariantChange {
+  trigger: FlowTriggerHandle;
+  variantGid: string;
+  oldPrice?: number;
+  newPrice?: number;
+}
+
+const WEBHOOK_ID_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const VARIANT_STATE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+/** How many savers one webhook notifies at most (pages of 100). */
+const MAX_SAVER_PAGES = 20;
+
+/** What changed for one variant against the last state seen; stores the new state as the baseline. */
+async function observeVariant(
+  shop: string,
+  variant: ProductUpdatePayload["variants"][number],
+): Promise<VariantChange[]> {
+  const seen: VariantState = {
+    price: variant.price,
+    ...(variant.inventory_quantity === undefined ? {} : { inventory: variant.inventory_quantity }),
+  };
+  let changes: VariantChange[] = [];
+  await updateSharedField(
+    `reach:variants:${shop}`,
+    variant.admin_graphql_api_id,
+    (current) => {
+      changes = [];
+      const before = current === undefined ? undefined : (JSON.parse(current) as VariantState);
+      if (before && seen.price < before.price) {
+        changes.push({
+          trigger: FLOW_TRIGGER_HANDLES.priceDropped,
+          variantGid: variant.admin_graphql_api_id,
+          oldPrice: before.price,
+          newPrice: seen.price,
+        });
+      }
+      if (
+        before?.inventory !== undefined &&
+        seen.inventory !== undefined &&
+        before.inventory <= 0 &&
+        seen.inventory > 0
+      ) {
+        changes.push({ trigger: FLOW_TRIGGER_HANDLES.backInStock, variantGid: variant.admin_graphql_api_id });
+      }
+      return JSON.stringify(seen);
+    },
+    VARIANT_STATE_TTL_MS,
+  );
+  return changes;
+}
+
+/**
+ * Handles one delivery: a webhook id seen before does nothing; the comparison runs before
+ * answering (so a redelivery after a crash cannot skip it twice), the fan-out after.
+ */
+export async function handleProductUpdate(
+  shop: string,
+  webhookId: string,
+  payload: ProductUpdatePayload,
+): Promise<void> {
+  if (!flowTriggersEnabled()) return;
+  if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
+  const changes: VariantChange[] = [];
+  for (const variant of payload.variants) changes.push(...(await observeVariant(shop, variant)));
+  if (changes.length === 0) return;
+  const productGid = payload.admin_graphql_api_id;
+  runAfterAnswer(`reach fan-out of products/update ${webhookId} for ${shop}`, () =>
+    notifySavers(offlineAdminClient(shop), productGid, changes),
+  );
+}
+
+const FIND_SAVERS = `#graphql
+  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {
+    metaobjects(type: $type, first: 100, after: $after, query: $query) {
+      edges { cursor node { ...SaveItemNode } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${SAVE_ITEM_FRAGMENT}`;
+
+/** The customers with an active save of the entity (any list), by the admin-filterable entity_gid. */
+async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promise<Set<string>> {
+  const customers = new Set<string>();
+  let after: string | null = null;
+  for (let page = 0; page < MAX_SAVER_PAGES; page++) {
+    const data: {
+      metaobjects: {
+        edges: { cursor: string; node: Parameters<typeof toSaveItemRecord>[0] }[];
+        pageInfo: { hasNextPage: boolean };
+      };
+    } = await runAdminGraphql(admin, FIND_SAVERS, {
+      type: SAVE_ITEM_TYPE,
+      query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
+      after,
+    });
+    for (const edge of data.metaobjects.edges) {
+      const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
+      if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);
+    }
+    if (!data.metaobjects.pageInfo.hasNextPage) break;
+    after = data.metaobjects.edges.at(-1)?.cursor ?? null;
+  }
+  return customers;
+}
+
+/**
+ * One trigger per customer, saved entity and change: a customer who saved the variant hears of
+ * that variant; one who saved the product hears once per trigger, of its first changed variant;
+ * two lists holding the same item are one customer.
+ */
+async function notifySavers(admin: AdminGraphqlClient, productGid: string, changes: VariantChange[]): Promise<void> {
+  const productId = numericIdOf(productGid)!;
+  const fired = new Set<string>();
+  const productSavers = await activeSavers(admin, productGid);
+  for (const change of changes) {
+    const savers = new Set([...(await activeSavers(admin, change.variantGid)), ...productSavers]);
+    for (const customerGid of savers) {
+      const customerId = numericIdOf(customerGid);
+      const once = `${change.trigger}|${customerGid}|${productSavers.has(customerGid) ? productGid : change.variantGid}`;
+      if (customerId === undefined || fired.has(once)) continue;
+      fired.add(once);
+      await fireFlowTrigger(admin, change.trigger, {
+        customer_id: customerId,
+        product_id: productId,
+        "Variant ID": change.variantGid,
+        ...(change.trigger === FLOW_TRIGGER_HANDLES.priceDropped
+          ? { "Old price": change.oldPrice, "New price": change.newPrice }
+          : {}),
+      });
+    }
+  }
+}

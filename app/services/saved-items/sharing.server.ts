@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from "node:crypto";
+import { ServiceError } from "~/lib/errors";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import type { Caller } from "./caller";
+import { listHandle } from "./handles.server";
+import { listActiveItems, parseStoredJson, SAVE_LIST_TYPE } from "./metaobject-store.server";
+import type {
+  ShareCreateRequest,
+  ShareLink,
+  ShareRevokeRequest,
+  ShareRevokeResult,
+  SharedListQuery,
+  SharedListResult,
+} from "./sharing-schemas";
+
+/**
+ * Share links (docs/reach.md). A link carries a random token; the list's save_list metaobject
+ * keeps only the token's sha256, so nothing an admin or a leaked export shows can open a list.
+ * The shared page finds the list by searching that hash (admin_filterable), then trusts only the
+ * node's current field value: search lags behind writes, so a just-revoked link can still be
+ * found by it, but the node it returns shows the cleared hash and is refused at once.
+ */
+
+/** Where the storefront serves the shared page: the app proxy's default prefix and subpath (shopify.app.toml). */
+export const SHARED_PAGE_PREFIX = "/apps/saved-items/shared";
+
+export function newShareToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+export function shareTokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+interface ListNode {
+  id: string;
+  handle: string;
+  fields: { key: string; value: string | null }[];
+}
+
+const fieldOf = (node: ListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
+
+const READ_LIST = `#graphql
+  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
+    metaobjectByHandle(handle: $handle) { id handle fields { key value } }
+  }`;
+
+const UPDATE_SHARE = `#graphql
+  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {
+    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }
+  }`;
+
+const FIND_SHARED = `#graphql
+  query SavedItemsFindShared($type: String!, $query: String!) {
+    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }
+  }`;
+
+/** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
+async function requireOwnList(caller: Caller, context: string): Promise<ListNode> {
+  const data = await runAdminGraphql<{ metaobjectByHandle: ListNode | null }>(caller.admin, READ_LIST, {
+    handle: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
+  });
+  if (!data.metaobjectByHandle) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
+  return data.metaobjectByHandle;
+}
+
+async function writeShareFields(admin: AdminGraphqlClient, id: string, hash: string, name: string): Promise<void> {
+  const data = await runAdminGraphql<{
+    metaobjectUpdate: { metaobject: { id: string } | null; userErrors: { message: string }[] } | null;
+  }>(admin, UPDATE_SHARE, {
+    id,
+    // An empty value clears the field on the platform.
+    metaobject: {
+      fields: [
+        { key: "share_token_hash", value: hash },
+        { key: "share_name", value: name },
+      ],
+    },
+  });
+  if (!data.metaobjectUpdate?.metaobject) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to update the list; retry shortly", {
+      cause: new Error(data.metaobjectUpdate?.userErrors.map((error) => error.message).join("; ") ?? "no payload"),
+    });
+  }
+}
+
+/** A new link for one of the caller's lists; any earlier link of that list stops working. */
+export async function createShareLink(caller: Caller, input: ShareCreateRequest): Promise<ShareLink> {
+  const list = await requireOwnList(caller, input.context);
+  const token = newShareToken();
+  await writeShareFields(caller.admin, list.id, shareTokenHash(token), input.displayName ?? "");
+  const path = `${SHARED_PAGE_PREFIX}/${token}`;
+  return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
+}
+
+export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
+  const list = await requireOwnList(caller, input.context);
+  if (!fieldOf(list, "share_token_hash")) return { revoked: false };
+  await writeShareFields(caller.admin, list.id, "", "");
+  return { revoked: true };
+}
+
+/**
+ * The list a token opens in the caller's shop: the search by hash, then the returned node's
+ * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
+ * NOT_FOUND, with nothing that tells them apart.
+ */
+export async function readSharedList(caller: Caller, input: SharedListQuery): Promise<SharedListResult> {
+  const hash = shareTokenHash(input.token);
+  const data = await runAdminGraphql<{ metaobjects: { nodes: ListNode[] } }>(caller.admin, FIND_SHARED, {
+    type: SAVE_LIST_TYPE,
+    query: `fields.share_token_hash:"${hash}"`,
+  });
+  const list = data.metaobjects.nodes.find((node) => fieldOf(node, "share_token_hash") === hash);
+  if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
+  const page = await listActiveItems(caller.admin, list.handle, input.limit, undefined);
+  return {
+    displayName: fieldOf(list, "share_name"),
+    items: page.items.map((record) => {
+      const snapshot = parseStoredJson(record.snapshot);
+      return {
+        entityType: record.entityType,
+        entityGid: record.entityGid,
+        ...(record.savedAt ? { savedAt: record.savedAt } : {}),
+        ...(snapshot === undefined ? {} : { snapshot }),
+      };
+    }),
+    hasMore: page.hasNextPage,
+  };
+}

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
+import { repoRoot } from "./schemas";
+
+const recorder = () => createFlowTriggerRecorder(loadFlowTriggers(path.join(repoRoot, "extensions")));
+const SHOP = "demo.myshopify.com";
+const VALID = { customer_id: 1001, product_id: 1, "Variant ID": "gid://shopify/ProductVariant/1" };
+
+describe("the emulator's flowTriggerReceive", () => {
+  test("reads the app's trigger extensions, references as <object>_id", () => {
+    const triggers = loadFlowTriggers(path.join(repoRoot, "extensions"));
+    expect([...triggers.keys()].sort()).toEqual(["item-saved", "saved-item-back-in-stock", "saved-item-price-dropped"]);
+    expect(triggers.get("saved-item-price-dropped")!.map((field) => field.payloadKey)).toEqual([
+      "customer_id",
+      "product_id",
+      "Variant ID",
+      "Old price",
+      "New price",
+    ]);
+  });
+
+  test("records a payload with exactly the declared fields", () => {
+    const flow = recorder();
+    expect(flow.receive(SHOP, { handle: "saved-item-back-in-stock", payload: VALID })).toEqual({ userErrors: [] });
+    expect(flow.fired(SHOP)).toEqual([{ handle: "saved-item-back-in-stock", payload: VALID }]);
+  });
+
+  test.each([
+    ["an unknown handle", { handle: "nope", payload: VALID }, "handle"],
+    ["an undeclared field", { handle: "saved-item-back-in-stock", payload: { ...VALID, extra: 1 } }, "payload"],
+    ["a missing field", { handle: "saved-item-back-in-stock", payload: { customer_id: 1, product_id: 1 } }, "payload"],
+    [
+      "a GID for a reference",
+      { handle: "saved-item-back-in-stock", payload: { ...VALID, customer_id: "gid://shopify/Customer/1" } },
+      "payload",
+    ],
+    [
+      "text for a price",
+      { handle: "saved-item-price-dropped", payload: { ...VALID, "Old price": "9", "New price": 8 } },
+      "payload",
+    ],
+    ["the deprecated body", { handle: "item-saved", body: "{}" }, "body"],
+  ])("refuses %s, recording nothing", (_, args, field) => {
+    const flow = recorder();
+    const { userErrors } = flow.receive(SHOP, args);
+    expect(userErrors[0]!.field![0]).toBe(field);
+    expect(flow.fired(SHOP)).toEqual([]);
+  });
+});

@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterAnswerSettled } from "~/lib/after-answer.server";
+import { signedWebhook } from "../support/admin";
+import { callProxy, givenShop, sendToApp } from "../support/app";
+import { aSaveRequest, anIdentity } from "../support/fixtures";
+import { emulator } from "../support/platform";
+
+// Before any app module reads the configuration (tests/setup/test-env.ts turns them off elsewhere).
+vi.hoisted(() => {
+  process.env.FLOW_TRIGGERS = "on";
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+const PRODUCT = "gid://shopify/Product/1";
+const VARIANT = "gid://shopify/ProductVariant/11";
+const OTHER_VARIANT = "gid://shopify/ProductVariant/12";
+
+const fired = (shop: string) => emulator.flowTriggersFired(shop);
+
+async function save(customerId: string, overrides: Record<string, unknown> = {}) {
+  const result = await callProxy("/proxy/api/save", { customerId, body: aSaveRequest(overrides) });
+  expect(result.status).toBe(200);
+}
+
+/** A products/update delivery as the platform sends it; send it again for a redelivery. */
+function productUpdate(shop: string, variants: { id: string; price: string; inventory?: number }[]) {
+  const request = signedWebhook("products/update", {
+    shop,
+    payload: {
+      id: 1,
+      admin_graphql_api_id: PRODUCT,
+      title: "Linen shirt",
+      variants: variants.map((variant) => ({
+        admin_graphql_api_id: variant.id,
+        price: variant.price,
+        ...(variant.inventory === undefined ? {} : { inventory_quantity: variant.inventory }),
+      })),
+    },
+  });
+  return async () => {
+    const response = await sendToApp(request.clone());
+    expect(response.status).toBe(200);
+    await afterAnswerSettled();
+  };
+}
+
+describe("Item saved", () => {
+  test("fires after a save and a toggle-on, with the declared payload; not for a duplicate or a toggle-off", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    await save("1001");
+    await afterAnswerSettled();
+    const payload = { customer_id: 1001, product_id: 1, "Variant ID": "", "List name": "wishlist" };
+    expect(fired(shop)).toEqual([{ handle: "item-saved", payload }]);
+
+    expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(409);
+    await callProxy("/proxy/api/toggle", { body: aSaveRequest() }); // off
+    await afterAnswerSettled();
+    expect(fired(shop)).toHaveLength(1);
+    await callProxy("/proxy/api/toggle", { body: aSaveRequest() }); // on
+    await afterAnswerSettled();
+    expect(fired(shop)).toEqual([
+      { handle: "item-saved", payload },
+      { handle: "item-saved", payload },
+    ]);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+
+  test("a batch fires for its saves only", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    await save("1001", { entityGid: "gid://shopify/Product/3" });
+    const operations = [
+      { action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/2" }) },
+      { action: "remove", ...anIdentity({ entityGid: "gid://shopify/Product/3" }) },
+      { action: "save", ...aSaveRequest({ entityType: "collection", entityGid: "gid://shopify/Collection/4" }) },
+    ];
+    expect((await callProxy("/proxy/api/batch", { body: { operations } })).status).toBe(200);
+    await afterAnswerSettled();
+    expect(fired(shop).map((trigger) => trigger.payload.product_id)).toEqual([3, 2]);
+  });
+
+  test("Flow failing is logged and never fails the save", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger" });
+    await save("1001");
+    await afterAnswerSettled();
+    expect(fired(shop)).toEqual([]);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("item-saved"), expect.anything());
+  });
+});
+
+describe("products/update → price dropped and back in stock", () => {
+  async function givenSavers() {
+    const shop = await givenShop({ plan: "starter" });
+    await save("1001"); // the product
+    await save("1001", { context: "gifts" }); // the same product in a second list: still one customer
+    await save("1002", { entityType: "variant", entityGid: VARIANT });
+    await save("1003", { entityGid: "gid://shopify/Product/2" }); // another product
+    await callProxy("/proxy/api/save", { customerId: "1004", body: aSaveRequest() });
+    await callProxy("/proxy/api/remove", { customerId: "1004", body: anIdentity() }); // no longer saved
+    await afterAnswerSettled();
+    return shop;
+  }
+
+  test("a drop on a product saved by two customers fires exactly two triggers; redelivery and a rise fire none", async () => {
+    const shop = await givenSavers();
+    const before = fired(shop).length;
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])(); // the first price seen is the baseline
+    expect(fired(shop)).toHaveLength(before);
+
+    const drop = productUpdate(shop, [{ id: VARIANT, price: "80.00" }]);
+    await drop();
+    const drops = fired(shop).slice(before);
+    expect(drops).toHaveLength(2);
+    expect(drops).toEqual(
+      expect.arrayContaining(
+        [1001, 1002].map((customer) => ({
+          handle: "saved-item-price-dropped",
+          payload: { customer_id: customer, product_id: 1, "Variant ID": VARIANT, "Old price": 100, "New price": 80 },
+        })),
+      ),
+    );
+
+    await drop(); // the same webhook id again
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])(); // a new delivery, nothing changed
+    await productUpdate(shop, [{ id: VARIANT, price: "90.00" }])(); // a rise
+    expect(fired(shop)).toHaveLength(before + 2);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+
+  test("a webhook id is handled once, even when a later update makes its payload look new again", async () => {
+    const shop = await givenSavers();
+    const before = fired(shop).length;
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])();
+    const drop = productUpdate(shop, [{ id: VARIANT, price: "80.00" }]);
+    await drop();
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])(); // back up: the baseline is 100 again
+    await drop(); // redelivered late: compared with 100 it would be a drop, but its id was handled
+    expect(fired(shop)).toHaveLength(before + 2);
+  });
+
+  test("back in stock fires once per saver when inventory goes from none to some", async () => {
+    const shop = await givenSavers();
+    const before = fired(shop).length;
+    await productUpdate(shop, [
+      { id: VARIANT, price: "50.00", inventory: 0 },
+      { id: OTHER_VARIANT, price: "50.00", inventory: 0 },
+    ])();
+    await productUpdate(shop, [
+      { id: VARIANT, price: "50.00", inventory: 3 },
+      { id: OTHER_VARIANT, price: "50.00", inventory: 2 },
+    ])();
+    const restocks = fired(shop).slice(before);
+    // The product's saver hears once (of its first restocked variant); the variant's saver once.
+    expect(restocks).toEqual(
+      expect.arrayContaining([
+        { handle: "saved-item-back-in-stock", payload: { customer_id: 1001, product_id: 1, "Variant ID": VARIANT } },
+        { handle: "saved-item-back-in-stock", payload: { customer_id: 1002, product_id: 1, "Variant ID": VARIANT } },
+      ]),
+    );
+    expect(restocks).toHaveLength(2);
+    await productUpdate(shop, [{ id: VARIANT, price: "50.00", inventory: 5 }])(); // some to more
+    expect(fired(shop)).toHaveLength(before + 2);
+  });
+
+  test("a payload the app cannot read is taken and dropped", async () => {
+    const shop = await givenShop();
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const response = await sendToApp(signedWebhook("products/update", { shop, payload: { id: 1 } }));
+    expect(response.status).toBe(200);
+    expect(warnings).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,50 @@
+// Sends the running sandbox a products/update webhook, signed as the platform signs, to try the
+// Flow triggers by hand (docs/reach.md). The first update of a variant sets the app's baseline;
+// send a lower price or a restock next; GET <emulator>/__emulator/flow-triggers?shop=… lists what fired.
+// Usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
+//        [--shop demo.myshopify.com] [--id <webhook id, to redeliver>]
+import { createHmac, randomUUID } from "node:crypto";
+import { parseArgs } from "node:util";
+import { applySandboxDefaults } from "./config";
+
+applySandboxDefaults();
+const { values } = parseArgs({
+  options: {
+    shop: { type: "string", default: "demo.myshopify.com" },
+    product: { type: "string", default: "1" },
+    variant: { type: "string", default: "11" },
+    price: { type: "string" },
+    inventory: { type: "string" },
+    id: { type: "string" },
+  },
+});
+if (!values.price) {
+  console.error("usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]");
+  process.exit(2);
+}
+const body = JSON.stringify({
+  id: Number(values.product),
+  admin_graphql_api_id: `gid://shopify/Product/${values.product}`,
+  variants: [
+    {
+      id: Number(values.variant),
+      admin_graphql_api_id: `gid://shopify/ProductVariant/${values.variant}`,
+      price: values.price,
+      ...(values.inventory === undefined ? {} : { inventory_quantity: Number(values.inventory) }),
+    },
+  ],
+});
+const response = await fetch(new URL("/webhooks/products/update", process.env.SHOPIFY_APP_URL), {
+  method: "POST",
+  body,
+  headers: {
+    "Content-Type": "application/json",
+    "X-Shopify-Hmac-Sha256": createHmac("sha256", process.env.SHOPIFY_API_SECRET!).update(body).digest("base64"),
+    "X-Shopify-Topic": "products/update",
+    "X-Shopify-Shop-Domain": values.shop,
+    "X-Shopify-Webhook-Id": values.id ?? randomUUID(),
+    "X-Shopify-API-Version": "2026-10",
+    "X-Shopify-Triggered-At": new Date().toISOString(),
+  },
+});
+console.log(`products/update → HTTP ${response.status}`);
