@@ -148,7 +148,12 @@ export default function Insights() {
   return (
     <Page
       title="Insights"
-      subtitle={summary ? `Figures as of ${formatDateTime(summary.computedAt)}` : undefined}
+      subtitle={[
+        summary ? `Figures as of ${formatDateTime(summary.computedAt)}` : null,
+        canRefresh || !refresh.nextAllowedAt ? null : `next refresh from ${formatDateTime(refresh.nextAllowedAt)}`,
+      ]
+        .filter(Boolean)
+        .join(" · ")}
       backAction={{ content: "Home", url: "/app" }}
       primaryAction={refreshAction}
     >

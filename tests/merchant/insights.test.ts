@@ -34,7 +34,7 @@ async function post(fields: Record<string, string>): Promise<InsightsActionResul
       apiKey: TEST_ENV.SHOPIFY_API_KEY,
       apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
     },
-    new Request(new URL("/app/insights?index", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+    new Request(new URL("/app/insights", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
   );
   return action({ request, params: {}, context: {} });
 }
