@@ -26,11 +26,11 @@ beforeEach(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 /** A fetcher submission from the embedded admin: a form post with App Bridge's session token. */
-async function post(fields: Record<string, string>): Promise<InsightsActionResult> {
+async function post(fields: Record<string, string>, forShop = shop): Promise<InsightsActionResult> {
   const request = await setUpValidRequest(
     {
       type: RequestType.Bearer,
-      store: shop.replace(/\.myshopify\.com$/, ""),
+      store: forShop.replace(/\.myshopify\.com$/, ""),
       apiKey: TEST_ENV.SHOPIFY_API_KEY,
       apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
     },
@@ -39,10 +39,13 @@ async function post(fields: Record<string, string>): Promise<InsightsActionResul
   return action({ request, params: {}, context: {} });
 }
 
-async function runToCompletion(intent: "refresh" | "export"): Promise<InsightsActionResult & { ok: true }> {
-  let result = await post({ intent });
+async function runToCompletion(
+  intent: "refresh" | "export",
+  forShop = shop,
+): Promise<InsightsActionResult & { ok: true }> {
+  let result = await post({ intent }, forShop);
   for (let polls = 0; result.ok && !result.done && polls < 10; polls++) {
-    result = await post({ intent: `${intent}-progress`, operation: result.operation });
+    result = await post({ intent: `${intent}-progress`, operation: result.operation }, forShop);
   }
   if (!result.ok) throw new Error(`${intent} failed: ${result.message}`);
   return result;
@@ -90,12 +93,19 @@ describe("Insights page", () => {
   test(`a refresh over ${ITEMS.toLocaleString("en-US")} seeded items runs as one bulk operation, and the figures match the seed`, async () => {
     expect(seeded.items.length).toBeGreaterThanOrEqual(10_000);
     emulator.clearRequests();
+    const pointsBefore = emulator.usage(shop).actualPoints;
     const done = await runToCompletion("refresh");
+    // docs/insights.md states the platform cost of a refresh; the emulator prices as the platform does.
+    const refreshPoints = emulator.usage(shop).actualPoints - pointsBefore;
+    console.log(`refresh of ${seeded.items.length} items: ${refreshPoints} points`);
+    expect(refreshPoints).toBeLessThanOrEqual(50);
     expect(done).toMatchObject({ kind: "refresh", status: "COMPLETED", objectCount: seeded.items.length, done: true });
     const operations = emulator.requests.map((request) => request.operationName);
     expect(operations.filter((name) => name === "RunBulkQuery")).toHaveLength(1);
 
+    const pagePointsBefore = emulator.usage(shop).actualPoints;
     const page = await loadAdmin(loader, "/app/insights", shop);
+    console.log(`page view: ${emulator.usage(shop).actualPoints - pagePointsBefore} points`);
     const expected = expectedFigures(seeded.items);
     const { summary } = page;
     expect(summary).toMatchObject({
@@ -129,6 +139,21 @@ describe("Insights page", () => {
       nextAllowedAt: new Date(NOW.getTime() + 6 * 60 * 60 * 1000).toISOString(),
       allowed: false,
     });
+  });
+
+  test("a shop without saved items: the refresh finishes with zero figures (the platform gives no file)", async () => {
+    const empty = await givenShop({ domain: "no-saves.myshopify.com", plan: "free" });
+    expect(await runToCompletion("refresh", empty)).toMatchObject({ objectCount: 0, done: true });
+    const { summary, catalogue } = await loadAdmin(loader, "/app/insights", empty);
+    expect(summary).toMatchObject({
+      totalItems: 0,
+      activeItems: 0,
+      activeShoppers: 0,
+      topProducts: [],
+      topVariants: [],
+    });
+    expect(summary!.savesPerDay.every((day) => day.saves === 0)).toBe(true);
+    expect(catalogue).toEqual({});
   });
 
   test("at most one refresh per shop in six hours", async () => {

@@ -17,7 +17,7 @@ mkdirSync(outDir, { recursive: true });
 const BROWSER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 const credentials = {
-  store: "demo",
+  store: "insights-demo",
   apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
   apiSecretKey: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
 };
