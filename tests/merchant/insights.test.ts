@@ -163,6 +163,14 @@ describe("Insights page", () => {
     expect(await post({ intent: "refresh" })).toMatchObject({ ok: true, kind: "refresh" });
   });
 
+  test("only the shop's current refresh can be finished into figures, not an export's operation", async () => {
+    const exported = await runToCompletion("export");
+    expect(await post({ intent: "refresh-progress", operation: exported.operation })).toMatchObject({
+      ok: false,
+      code: "NOT_FOUND",
+    });
+  });
+
   test("an action with an unknown intent or a malformed operation id is refused", async () => {
     expect(await post({ intent: "drop-tables" })).toMatchObject({ ok: false, code: "VALIDATION_ERROR" });
     expect(await post({ intent: "export-progress", operation: "gid://shopify/Product/1" })).toMatchObject({

@@ -80,10 +80,14 @@ export async function startInsightsRefresh(admin: AdminGraphqlClient): Promise<R
  * and stores the summary. Whoever polls first after completion does that work.
  */
 export async function advanceInsightsRefresh(admin: AdminGraphqlClient, operation: string): Promise<RefreshProgress> {
+  const stored = await readStoredInsights(admin);
+  // Any other operation of the shop (an export reads active items only) would make wrong figures.
+  if (stored.refreshOperation !== operation) {
+    throw new ServiceError("NOT_FOUND", "That operation is not the shop's current insights refresh");
+  }
   const bulk = await readBulkOperation(admin, operation);
   const progress = { operation, status: bulk.status, objectCount: bulk.objectCount, done: false };
   if (bulk.status !== "COMPLETED") return progress;
-  const stored = await readStoredInsights(admin);
   if (stored.summary?.operation === operation) return { ...progress, done: true };
   const aggregator = createAggregator(clock.now(), operation);
   for await (const node of readBulkResult(bulk.url)) {
