@@ -174,7 +174,7 @@ export default function Insights() {
                 >
                   <p>
                     Insights count what your shoppers save: saves per day, the most-saved products and variants, this
-                    week against last week. They are built on Shopify from your saved items, a few minutes at most.
+                    week against last week. They are built on Shopify from your saved items, usually within minutes.
                   </p>
                 </EmptyState>
               )}

@@ -53,17 +53,27 @@ try {
 
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 }, userAgent: BROWSER_AGENT });
   await page.route("https://cdn.shopify.com/**", (route) => route.abort());
-  const url = (
-    await setUpValidRequest(
-      { type: RequestType.Admin, ...credentials },
-      new Request(new URL("/app/insights", sandbox.url)),
-    )
-  ).url;
-  await page.goto(url, { waitUntil: "load" });
-  await page.waitForTimeout(500);
-  const file = path.join(outDir, "admin-insights.png");
-  await page.screenshot({ path: file, fullPage: true });
-  console.log(`saved ${file}`);
+  const open = async (store: string) => {
+    const request = new Request(new URL("/app/insights", sandbox.url));
+    await page.goto((await setUpValidRequest({ type: RequestType.Admin, ...credentials, store }, request)).url, {
+      waitUntil: "load",
+    });
+    await page.waitForTimeout(500);
+  };
+  const save = async (name: string) => {
+    const file = path.join(outDir, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`saved ${file}`);
+  };
+  await open("insights-demo");
+  await save("admin-insights");
+  // The 30/90-day switch works only once the page has hydrated.
+  await page.getByRole("button", { name: "90 days" }).click();
+  await page.getByText("Saves per day, last 90 days").waitFor();
+  await save("admin-insights-90-days");
+  // A shop that has never been refreshed shows the empty state.
+  await open("demo");
+  await save("admin-insights-empty");
 } finally {
   await browser.close();
   await sandbox.stop();
