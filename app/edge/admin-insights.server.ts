@@ -28,11 +28,11 @@ export type InsightsActionResult =
     }
   | { ok: false; code: string; message: string; retryAfterSeconds: number | null };
 
-async function run(admin: AdminGraphqlClient, request: Request): Promise<InsightsActionResult> {
+async function run(admin: AdminGraphqlClient, shop: string, request: Request): Promise<InsightsActionResult> {
   const input = await parseFormBody(request, InsightsActionSchema);
   switch (input.intent) {
     case "refresh":
-      return { ok: true, kind: "refresh", ...(await startInsightsRefresh(admin)) };
+      return { ok: true, kind: "refresh", ...(await startInsightsRefresh(admin, shop)) };
     case "refresh-progress":
       return { ok: true, kind: "refresh", ...(await advanceInsightsRefresh(admin, input.operation)) };
     case "export":
@@ -54,9 +54,13 @@ async function run(admin: AdminGraphqlClient, request: Request): Promise<Insight
  * The Insights page's actions (start or poll a refresh or an export). A ServiceError becomes a
  * result the page shows; anything else (the library's re-authentication Responses) is rethrown.
  */
-export async function insightsAction(admin: AdminGraphqlClient, request: Request): Promise<InsightsActionResult> {
+export async function insightsAction(
+  admin: AdminGraphqlClient,
+  shop: string,
+  request: Request,
+): Promise<InsightsActionResult> {
   try {
-    return await run(admin, request);
+    return await run(admin, shop, request);
   } catch (error) {
     if (!isServiceError(error)) throw error;
     return { ok: false, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds ?? null };

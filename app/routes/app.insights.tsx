@@ -30,8 +30,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { admin } = await requireAdminShop(request);
-  return insightsAction(admin, request);
+  const { admin, shop } = await requireAdminShop(request);
+  return insightsAction(admin, shop, request);
 };
 
 const POLL_MS = 2_000;

@@ -171,6 +171,14 @@ describe("Insights page", () => {
     });
   });
 
+  test("two refreshes started at once start one bulk operation", async () => {
+    emulator.clearRequests();
+    const results = await Promise.all([post({ intent: "refresh" }), post({ intent: "refresh" })]);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.find((result) => !result.ok)).toMatchObject({ code: "RATE_LIMITED" });
+    expect(emulator.requests.filter((request) => request.operationName === "RunBulkQuery")).toHaveLength(1);
+  });
+
   test("an action with an unknown intent or a malformed operation id is refused", async () => {
     expect(await post({ intent: "drop-tables" })).toMatchObject({ ok: false, code: "VALIDATION_ERROR" });
     expect(await post({ intent: "export-progress", operation: "gid://shopify/Product/1" })).toMatchObject({

@@ -1,4 +1,6 @@
 import { clock } from "~/lib/clock";
+import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
@@ -58,8 +60,23 @@ export async function getInsightsPage(admin: AdminGraphqlClient): Promise<Insigh
   };
 }
 
-/** Starts the bulk query behind the figures, unless one started within the interval. */
-export async function startInsightsRefresh(admin: AdminGraphqlClient): Promise<RefreshProgress> {
+/**
+ * Starts the bulk query behind the figures, unless one started within the interval. The check and
+ * the start hold the shop's lock (across instances), so two tabs clicking at once start one run.
+ */
+export async function startInsightsRefresh(admin: AdminGraphqlClient, shop: string): Promise<RefreshProgress> {
+  try {
+    return await getCoordinator().withLocks([`insights-refresh:${shop}`], () => startUnlessRecent(admin));
+  } catch (error) {
+    if (!(error instanceof LockUnavailableError)) throw error;
+    throw new ServiceError("RATE_LIMITED", "A refresh is being started for this shop; try again shortly", {
+      cause: error,
+      retryAfterSeconds: 5,
+    });
+  }
+}
+
+async function startUnlessRecent(admin: AdminGraphqlClient): Promise<RefreshProgress> {
   const stored = await readStoredInsights(admin);
   const allowedAt = nextAllowedAt(stored.refreshStartedAt);
   const nowMs = clock.now().getTime();
