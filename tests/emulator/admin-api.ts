@@ -246,6 +246,13 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
     return { entries, sortKey, valueOf };
   };
+  const bulk = bulkOperationFields(state, shop, {
+    metaobjects: (args) =>
+      matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
+        const current = store.get(entry.numericId);
+        return current ? [metaobjectView(current)] : [];
+      }),
+  });
 
   return {
     shop: {
@@ -270,15 +277,11 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const entry = definition && store.findByHandle(definition, handle.handle);
       return entry ? metaobjectView(entry) : null;
     },
-    // Only the catalogue's products and variants are modelled; any other id reads as missing.
+    // Only bulk operations and the catalogue's products and variants are modelled as nodes; any
+    // other id reads as missing.
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => catalogueNode(shop, id) ?? null),
-    ...bulkOperationFields(state, shop, {
-      metaobjects: (args) =>
-        matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
-          const current = store.get(entry.numericId);
-          return current ? [metaobjectView(current)] : [];
-        }),
-    }),
+    node: ({ id }: { id: string }) => bulk.bulkOperation({ id }) ?? catalogueNode(shop, id) ?? null,
+    ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);
       return definition ? definitionView(definition) : null;

@@ -66,6 +66,10 @@ describe("bulk operations", () => {
     const poll = await admin(POLL, { id });
     expect(poll.data.bulkOperation).toMatchObject({ id, status: "COMPLETED", objectCount: "600", errorCode: null });
     expect(poll.data.currentBulkOperation).toEqual({ id, status: "COMPLETED" });
+    const node = await admin(`query Node($id: ID!) { node(id: $id) { ... on BulkOperation { status objectCount } } }`, {
+      id,
+    });
+    expect(node.data.node).toEqual({ status: "COMPLETED", objectCount: "600" });
 
     const file = await fetch(poll.data.bulkOperation.url as string);
     expect(file.headers.get("Content-Type")).toBe("application/jsonl");

@@ -107,6 +107,7 @@ function operationView(state: EmulatorState, shop: ShopState, operation: BulkOpe
   const count = completed ? operation.lines.length : Math.floor(operation.lines.length * done);
   const fileSize = operation.lines.reduce((total, line) => total + Buffer.byteLength(line) + 1, 0);
   return {
+    __typename: "BulkOperation",
     id: bulkGid(operation.numericId),
     status,
     type: "QUERY",
