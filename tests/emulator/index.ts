@@ -114,6 +114,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       latencyMs = 0;
       state.searchLagMs = options.searchLagMs ?? 0;
       state.throttling = true;
+      setBulkOperationDuration(state, 0);
     },
     metaobjects(domain, type) {
       const store = shopNamed(domain).metaobjects;
