@@ -54,6 +54,20 @@ export function parseQuery<Schema extends z.ZodType>(request: Request, schema: S
   return parseWith(schema, query);
 }
 
+/** A form post's fields (the embedded admin's fetcher submissions), checked like a JSON body. */
+export async function parseFormBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw new ServiceError("VALIDATION_ERROR", "Body is not a form");
+  }
+  return parseWith(schema, Object.fromEntries([...form].filter(([, value]) => typeof value === "string")));
+}
+
 /**
  * The client's network address, as the production server puts it in the Remix load context.
  * Loaders called without one (tests, tools) share the address "unknown".

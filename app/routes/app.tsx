@@ -27,6 +27,7 @@ export default function App() {
           Home
         </Link>
         <Link to="/app/setup">Setup</Link>
+        <Link to="/app/insights">Insights</Link>
         <Link to="/app/plans">Plans</Link>
       </NavMenu>
       <Outlet />

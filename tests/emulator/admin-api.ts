@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { bulkOperationFields } from "./bulk-operations";
 import { GraphQLError, type FieldNode, type GraphQLResolveInfo } from "graphql";
 import type { FieldDefinition, MetaobjectDefinition } from "./app-config";
 import { MAX_QUERY_COST, queryCost, requestedPageSize, type CostExtension } from "./cost";
@@ -16,6 +17,7 @@ import {
   type WriteResult,
 } from "./metaobject-store";
 import { paginate, type Page, type PageArgs } from "./pagination";
+import { catalogueNode } from "./products";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
 import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
@@ -230,11 +232,34 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
   const notFound = (id: string) => userError("RECORD_NOT_FOUND", `Record not found: ${id}`, ["id"]);
   const emptyPage: Page<never> = { edges: [], hasNextPage: false, hasPreviousPage: false };
 
+  const matchingMetaobjects = (args: Omit<MetaobjectsArgs, keyof PageArgs>) => {
+    const definition = resolveType(args.type);
+    const terms = parseSearchQuery(args.query ?? "");
+    checkFilterable(definition, terms);
+    const sortKey = args.sortKey ?? "id";
+    const valueOf = SORT_VALUES[sortKey];
+    if (!valueOf)
+      throw new GraphQLError(`Invalid sortKey "${sortKey}": expected one of ${Object.keys(SORT_VALUES).join(", ")}`);
+    // A query goes through the search index, which sees writes late; the nodes it finds are then
+    // loaded from the store, so they show current values and those deleted since drop out.
+    const candidates = !definition ? [] : terms.length > 0 ? store.searchable(definition) : store.list(definition);
+    const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
+    return { entries, sortKey, valueOf };
+  };
+  const bulk = bulkOperationFields(state, shop, {
+    metaobjects: (args) =>
+      matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
+        const current = store.get(entry.numericId);
+        return current ? [metaobjectView(current)] : [];
+      }),
+  });
+
   return {
     shop: {
       id: `gid://shopify/Shop/${shop.numericId}`,
       name: shop.domain.split(".")[0],
       myshopifyDomain: shop.domain,
+      currencyCode: "USD",
     },
     currentAppInstallation: {
       id: `gid://shopify/AppInstallation/${shop.numericId}`,
@@ -252,22 +277,17 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const entry = definition && store.findByHandle(definition, handle.handle);
       return entry ? metaobjectView(entry) : null;
     },
+    // Only bulk operations and the catalogue's products and variants are modelled as nodes; any
+    // other id reads as missing.
+    nodes: ({ ids }: { ids: string[] }) => ids.map((id) => catalogueNode(shop, id) ?? null),
+    node: ({ id }: { id: string }) => bulk.bulkOperation({ id }) ?? catalogueNode(shop, id) ?? null,
+    ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);
       return definition ? definitionView(definition) : null;
     },
     metaobjects: (args: MetaobjectsArgs, context: AdminContext, info: GraphQLResolveInfo) => {
-      const definition = resolveType(args.type);
-      const terms = parseSearchQuery(args.query ?? "");
-      checkFilterable(definition, terms);
-      const sortKey = args.sortKey ?? "id";
-      const valueOf = SORT_VALUES[sortKey];
-      if (!valueOf)
-        throw new GraphQLError(`Invalid sortKey "${sortKey}": expected one of ${Object.keys(SORT_VALUES).join(", ")}`);
-      // A query goes through the search index, which sees writes late; the nodes it finds are then
-      // loaded from the store, so they show current values and those deleted since drop out.
-      const candidates = !definition ? [] : terms.length > 0 ? store.searchable(definition) : store.list(definition);
-      const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
+      const { entries, sortKey, valueOf } = matchingMetaobjects(args);
       const page = paginate(entries, { key: sortKey, valueOf, idOf: (entry) => entry.numericId }, args);
       const edges = page.edges.flatMap(({ cursor, item }) => {
         const current = store.get(item.numericId);

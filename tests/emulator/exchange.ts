@@ -86,6 +86,7 @@ async function readGraphqlRequest(request: Request): Promise<GraphqlRequest | un
 
 function toResponse(reply: Reply): Response {
   if (reply === "network-error") return HttpResponse.error();
+  if (reply.text) return new HttpResponse(reply.body, { status: reply.status, headers: reply.headers });
   return HttpResponse.json(reply.body as JsonBodyType, { status: reply.status, headers: reply.headers });
 }
 

@@ -1,18 +1,22 @@
 import path from "node:path";
 import { adminApiRoute } from "./admin-api";
 import { loadAppConfig } from "./app-config";
+import { bulkResultRoute, setBulkOperationDuration } from "./bulk-operations";
 import { customerAccountApiRoutes } from "./customer-account-api";
 import { answerRequest, mswHandlers } from "./exchange";
 import { createFaultQueue } from "./faults";
 import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
+import { addProducts } from "./products";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
 import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
+export type { ImportedMetaobject } from "./metaobject-store";
+export type { ProductSeed } from "./products";
 
 export type {
   AdminCredentials,
@@ -80,6 +84,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     oauthRoute(state),
     ...customerAccountApiRoutes(state),
     storefrontApiRoute(state),
+    bulkResultRoute(state),
   ];
 
   function usage(domain: string) {
@@ -116,6 +121,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       latencyMs = 0;
       state.searchLagMs = options.searchLagMs ?? 0;
       state.throttling = true;
+      setBulkOperationDuration(state, 0);
     },
     flowTriggersFired: (domain) => state.flowTriggers.fired(domain),
     metaobjects(domain, type) {
@@ -131,6 +137,17 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
         createdAt: entry.createdAt,
         updatedAt: entry.updatedAt,
       }));
+    },
+    importMetaobjects(domain, type, entries) {
+      const definition = state.definitions.resolve(type);
+      if (!definition) throw new Error(`emulator: no metaobject definition ${type}`);
+      shopNamed(domain).metaobjects.importMany(definition, entries);
+    },
+    addProducts(domain, products) {
+      addProducts(shopNamed(domain), products);
+    },
+    setBulkOperationDuration(ms) {
+      setBulkOperationDuration(state, ms);
     },
     // Getters hand out the live arrays, which are emptied in place, so a reference taken once stays current.
     get requests() {

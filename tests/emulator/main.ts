@@ -10,6 +10,7 @@
 // 250 ms by default here: the platform's search index is eventually consistent, and a sandbox
 // should show it. --search-lag 0 turns that off.
 import { parseArgs } from "node:util";
+import { seedSavedItems } from "../sandbox/saved-items-seed";
 import { loadSeed } from "../sandbox/seed";
 import { startEmulatorServer } from "./http-server";
 import { createPlatformEmulator } from "./index";
@@ -17,6 +18,8 @@ import { getSchema, SCHEMA_APIS, SCHEMA_VERSION } from "./schemas";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 
 const DEFAULT_SEARCH_LAG_MS = 250;
+// Long enough for the admin to show a bulk operation's progress, short enough not to bore.
+const SANDBOX_BULK_OPERATION_MS = 4_000;
 
 const USAGE = `usage: tsx tests/emulator/main.ts [options]
   --port <n>              port to listen on; 0 (default) picks a free one
@@ -73,9 +76,14 @@ if (args.seed) {
   for (const shop of loadSeed(args.seed).shops) {
     const { adminCredentials } = emulator.addShop(shop);
     console.error(`emulator: ${shop.domain} admin credentials ${JSON.stringify(adminCredentials)}`);
+    if (shop.savedItems) {
+      const { items } = seedSavedItems(emulator, shop.domain, shop.savedItems, new Date());
+      console.error(`emulator: ${shop.domain} seeded with ${items.length} saved items`);
+    }
   }
 }
 // Building the schemas takes a moment; doing it now keeps it out of the first request's time.
+emulator.setBulkOperationDuration(SANDBOX_BULK_OPERATION_MS);
 for (const api of SCHEMA_APIS) getSchema(api, SCHEMA_VERSION);
 
 const server = await startEmulatorServer({

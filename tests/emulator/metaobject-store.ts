@@ -81,6 +81,18 @@ export interface MetaobjectStore {
    */
   searchable(definition: MetaobjectDefinition): StoredMetaobject[];
   delete(numericId: number): boolean;
+  /**
+   * Stores many entries at once without the per-write checks (a seed of 10,000+ items would be
+   * quadratic through create's handle checks); handles must be unique and values valid.
+   */
+  importMany(definition: MetaobjectDefinition, entries: readonly ImportedMetaobject[]): void;
+}
+
+export interface ImportedMetaobject {
+  handle: string;
+  fields: Record<string, string>;
+  /** ISO 8601; now when absent. */
+  createdAt?: string;
 }
 
 const HANDLE_MAX = 255;
@@ -261,6 +273,26 @@ export function createMetaobjectStore(deps: {
       if (!entries.delete(numericId)) return false;
       indexWrite(numericId, undefined);
       return true;
+    },
+    importMany(definition, imported) {
+      const taken = new Set([...entries.values()].filter((e) => e.definition === definition).map((e) => e.handle));
+      for (const { handle, fields, createdAt } of imported) {
+        if (taken.has(handle)) throw new Error(`emulator: import of ${definition.type} repeats handle ${handle}`);
+        taken.add(handle);
+        const numericId = deps.nextId();
+        const stamped = createdAt ?? stamp();
+        const entry: StoredMetaobject = {
+          numericId,
+          id: `gid://shopify/Metaobject/${numericId}`,
+          definition,
+          handle,
+          values: new Map(Object.entries(fields)),
+          createdAt: stamped,
+          updatedAt: stamped,
+        };
+        entries.set(numericId, entry);
+        indexWrite(numericId, entry);
+      }
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { RequestHandler } from "msw";
+import type { ImportedMetaobject } from "./metaobject-store";
+import type { ProductSeed } from "./products";
 
 // Names that are also checked at run time (the HTTP control endpoints) are listed as values.
 export const API_NAMES = [
@@ -165,6 +167,12 @@ export interface PlatformEmulator {
   metaobjects(domain: string, type?: string): EmulatedMetaobject[];
   /** The Flow triggers the app fired for the shop (flowTriggerReceive that passed), oldest first. */
   flowTriggersFired(domain: string): { handle: string; payload: Record<string, unknown> }[];
+  /** Stores many metaobjects at once, as a seed (no per-write checks; handles must be unique). */
+  importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
+  /** Products and variants that nodes(ids:) answers with. */
+  addProducts(domain: string, products: readonly ProductSeed[]): void;
+  /** How long a bulk operation runs on the emulator's clock (default 0: done by the first poll). */
+  setBulkOperationDuration(ms: number): void;
   /** The most recent requests (see requestLogLimit), oldest first. */
   readonly requests: RecordedRequest[];
   countRequests(filter?: { api?: ApiName; shop?: string }): number;

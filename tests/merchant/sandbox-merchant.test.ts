@@ -3,6 +3,9 @@ import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { callSandboxProxy, type SandboxProxyCall } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { adminRequest, signedWebhook, type AppTarget } from "../support/admin";
+import { BROWSER_AGENT, runInsightsOperation } from "../support/insights";
+import { generateSavedItems } from "../sandbox/saved-items-seed";
+import { loadSeed } from "../sandbox/seed";
 
 // The merchant-facing paths over real HTTP against the production build, signed the way the
 // platform signs them, with the sandbox's own secret.
@@ -119,4 +122,36 @@ describe("outside the admin, over real HTTP: a landing page and the login form, 
   test("a path the app does not serve is 404", async () => {
     expect((await page("/no-such-page")).status).toBe(404);
   });
+});
+
+describe("Insights in the sandbox: the emulator process runs the bulk operations and serves their JSONL", () => {
+  const shop = "insights-demo.myshopify.com";
+  // What the sandbox seeded; figures that do not depend on the day (saved_at is relative to start).
+  const options = loadSeed(SANDBOX_DEFAULTS.SANDBOX_SEED).shops.find((seeded) => seeded.domain === shop)!.savedItems!;
+  const active = generateSavedItems(options, new Date()).items.filter((item) => item.status === "active");
+
+  test("a refresh over the seeded shop gives the seed's counts", async () => {
+    const done = await runInsightsOperation(target, shop, "refresh");
+    expect(done.objectCount).toBe(options.count);
+    const request = await adminRequest("/app/insights?_data=routes/app.insights", shop, target);
+    const response = await fetch(request, { headers: { "User-Agent": BROWSER_AGENT } });
+    const { summary } = await response.json();
+    expect(summary).toMatchObject({
+      totalItems: options.count,
+      activeItems: active.length,
+      activeShoppers: new Set(active.map((item) => item.customerGid)).size,
+    });
+  }, 60_000);
+
+  test("the CSV export lists every active seeded item", async () => {
+    const done = await runInsightsOperation(target, shop, "export");
+    const request = await adminRequest(`/app/insights-export?operation=${done.operation}`, shop, target);
+    const response = await fetch(request, { headers: { "User-Agent": BROWSER_AGENT } });
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    const rows = (await response.text()).trimEnd().split("\r\n").slice(1);
+    const identities = (list: string[]) => list.sort();
+    expect(identities(rows.map((row) => row.split(",").slice(0, 4).join(",")))).toEqual(
+      identities(active.map((item) => [item.customerGid, item.context, item.entityType, item.entityGid].join(","))),
+    );
+  }, 60_000);
 });

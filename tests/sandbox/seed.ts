@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { PLAN_KEYS } from "../../app/services/plans";
 import { API_TIERS } from "../emulator/cost";
+import { SavedItemsSeedSchema } from "./saved-items-seed";
 
 const CustomerSchema = z.object({
   id: z.string().regex(/^gid:\/\/shopify\/Customer\/\d+$/, "must be gid://shopify/Customer/<number>"),
@@ -21,6 +22,8 @@ const SeedSchema = z.object({
       adminAccessToken: z.string().min(1).optional(),
       storefrontAccessToken: z.string().min(1).optional(),
       customers: z.array(CustomerSchema).default([]),
+      // Generated save_items (and their lists and products) stored straight into the emulator.
+      savedItems: SavedItemsSeedSchema.optional(),
     }),
   ),
 });

@@ -1,0 +1,64 @@
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { ServiceError } from "~/lib/errors";
+import { InsightsSummarySchema, type InsightsSummary } from "./aggregate";
+
+export const INSIGHTS_TYPE = "$app:save_insights";
+// One entry per shop, so a fixed handle addresses it without a search.
+const INSIGHTS_HANDLE = "shop-insights";
+
+export interface StoredInsights {
+  summary: InsightsSummary | null;
+  /** The refresh started last, whether or not it has finished. */
+  refreshOperation: string | null;
+  refreshStartedAt: string | null;
+}
+
+const READ = `#graphql
+  query ReadInsights($handle: MetaobjectHandleInput!) {
+    metaobjectByHandle(handle: $handle) { id fields { key value } }
+  }`;
+
+const WRITE = `#graphql
+  mutation WriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {
+    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }`;
+
+const handle = { type: INSIGHTS_TYPE, handle: INSIGHTS_HANDLE };
+
+export async function readStoredInsights(admin: AdminGraphqlClient): Promise<StoredInsights> {
+  const data = await runAdminGraphql<{
+    metaobjectByHandle: { fields: { key: string; value: string | null }[] } | null;
+  }>(admin, READ, { handle });
+  const value = (key: string) => data.metaobjectByHandle?.fields.find((field) => field.key === key)?.value ?? null;
+  const summaryText = value("summary");
+  let summary: InsightsSummary | null = null;
+  if (summaryText) {
+    // A summary written by an older shape of the app is rebuilt on the next refresh, not shown wrong.
+    const parsed = InsightsSummarySchema.safeParse(JSON.parse(summaryText));
+    summary = parsed.success ? parsed.data : null;
+  }
+  return { summary, refreshOperation: value("refresh_operation"), refreshStartedAt: value("refresh_started_at") };
+}
+
+export async function writeStoredInsights(
+  admin: AdminGraphqlClient,
+  fields: { summary?: InsightsSummary; refreshOperation?: string; refreshStartedAt?: string },
+): Promise<void> {
+  const values: { key: string; value: string }[] = [];
+  if (fields.summary) values.push({ key: "summary", value: JSON.stringify(fields.summary) });
+  if (fields.refreshOperation) values.push({ key: "refresh_operation", value: fields.refreshOperation });
+  if (fields.refreshStartedAt) values.push({ key: "refresh_started_at", value: fields.refreshStartedAt });
+  const data = await runAdminGraphql<{ metaobjectUpsert: { userErrors: { message: string }[] } }>(admin, WRITE, {
+    handle,
+    metaobject: { fields: values },
+  });
+  const { userErrors } = data.metaobjectUpsert;
+  if (userErrors.length > 0) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to store the insights", {
+      cause: new Error(userErrors.map((error) => error.message).join("; ")),
+    });
+  }
+}

@@ -1,0 +1,73 @@
+// A shop's catalogue, as far as the app reads it: products and variants by id through nodes(ids:),
+// with their current price and availability.
+import type { ShopState } from "./state";
+
+export interface ProductSeed {
+  /** gid://shopify/Product/N */
+  id: string;
+  title: string;
+  status?: "ACTIVE" | "DRAFT" | "ARCHIVED";
+  totalInventory: number;
+  variants: {
+    /** gid://shopify/ProductVariant/N */
+    id: string;
+    title: string;
+    /** Decimal string, as the Money scalar. */
+    price: string;
+    availableForSale: boolean;
+  }[];
+}
+
+const catalogues = new WeakMap<ShopState, Map<string, ProductSeed>>();
+
+function catalogueOf(shop: ShopState): Map<string, ProductSeed> {
+  let catalogue = catalogues.get(shop);
+  if (!catalogue) catalogues.set(shop, (catalogue = new Map()));
+  return catalogue;
+}
+
+export function addProducts(shop: ShopState, products: readonly ProductSeed[]): void {
+  const catalogue = catalogueOf(shop);
+  for (const product of products) catalogue.set(product.id, product);
+}
+
+const CURRENCY = "USD";
+
+function productView(product: ProductSeed) {
+  const prices = product.variants.map((variant) => Number(variant.price));
+  const money = (amount: number) => ({ amount: amount.toFixed(2), currencyCode: CURRENCY });
+  return {
+    __typename: "Product",
+    id: product.id,
+    title: product.title,
+    status: product.status ?? "ACTIVE",
+    tracksInventory: true,
+    totalInventory: product.totalInventory,
+    priceRangeV2: {
+      minVariantPrice: money(prices.length ? Math.min(...prices) : 0),
+      maxVariantPrice: money(prices.length ? Math.max(...prices) : 0),
+    },
+  };
+}
+
+/** The Product or ProductVariant with this id, as a node; undefined when the catalogue has none. */
+export function catalogueNode(shop: ShopState, id: string): Record<string, unknown> | undefined {
+  const catalogue = catalogueOf(shop);
+  const product = catalogue.get(id);
+  if (product) return productView(product);
+  for (const candidate of catalogue.values()) {
+    const variant = candidate.variants.find((each) => each.id === id);
+    if (variant) {
+      return {
+        __typename: "ProductVariant",
+        id: variant.id,
+        title: variant.title,
+        displayName: `${candidate.title} - ${variant.title}`,
+        price: variant.price,
+        availableForSale: variant.availableForSale,
+        product: productView(candidate),
+      };
+    }
+  }
+  return undefined;
+}

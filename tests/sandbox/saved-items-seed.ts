@@ -1,0 +1,131 @@
+// Many saved items for one shop, generated deterministically, so the sandbox's Insights page shows
+// real-looking data and tests can recompute every figure from the same list. Items carry the
+// handles the app derives, so the storefront and the app see them as the shopper's own saves.
+import { z } from "zod";
+import { itemHandle, listHandle } from "../../app/services/saved-items/handles.server";
+import type { ImportedMetaobject, ProductSeed } from "../emulator";
+
+export const SavedItemsSeedSchema = z.strictObject({
+  /** How many save_items (active and removed). */
+  count: z.number().int().min(1).max(2_000_000),
+  customers: z.number().int().min(1).default(500),
+  products: z.number().int().min(1).default(120),
+  /** saved_at falls within this many days before now. */
+  days: z.number().int().min(1).default(90),
+  /** The first customer's numeric id; customers get consecutive ids. */
+  firstCustomerId: z.number().int().min(1).default(50_000),
+});
+export type SavedItemsSeed = z.input<typeof SavedItemsSeedSchema>;
+
+export interface GeneratedItem {
+  customerGid: string;
+  context: string;
+  entityType: "product" | "variant";
+  entityGid: string;
+  status: "active" | "removed";
+  savedAt: string;
+}
+
+export interface GeneratedShop {
+  items: GeneratedItem[];
+  /** The store's entries: one save_list per customer and context, then the save_items. */
+  lists: ImportedMetaobject[];
+  saveItems: ImportedMetaobject[];
+  products: ProductSeed[];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CONTEXTS = ["wishlist", "wishlist", "wishlist", "gift-ideas"];
+const VARIANTS_PER_PRODUCT = 3;
+
+/** mulberry32: small, fast and the same on every machine. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+export const productGid = (index: number) => `gid://shopify/Product/${7_000_000 + index}`;
+export const variantGid = (product: number, variant: number) =>
+  `gid://shopify/ProductVariant/${8_000_000 + product * VARIANTS_PER_PRODUCT + variant}`;
+
+export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedShop {
+  const options = SavedItemsSeedSchema.parse(input);
+  const next = random(options.count * 31 + options.customers);
+  const seen = new Set<string>();
+  const items: GeneratedItem[] = [];
+  // A shopper saves an item once; collisions are skipped, so cap attempts to stay finite.
+  for (let attempt = 0; items.length < options.count && attempt < options.count * 20; attempt++) {
+    const customerGid = `gid://shopify/Customer/${options.firstCustomerId + Math.floor(next() * options.customers)}`;
+    const context = CONTEXTS[Math.floor(next() * CONTEXTS.length)]!;
+    // Squaring skews popularity towards the first products, so there is a clear top list.
+    const product = Math.floor(next() ** 2 * options.products);
+    const isVariant = next() < 0.25;
+    const entityGid = isVariant ? variantGid(product, Math.floor(next() * VARIANTS_PER_PRODUCT)) : productGid(product);
+    // Recent days are busier, as for a shop that is growing.
+    const daysAgo = Math.floor(next() ** 1.5 * options.days);
+    const savedAt = new Date(now.getTime() - daysAgo * DAY_MS - Math.floor(next() * DAY_MS)).toISOString();
+    const status = next() < 0.1 ? "removed" : "active";
+    const key = `${customerGid}|${context}|${entityGid}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    items.push({ customerGid, context, entityType: isVariant ? "variant" : "product", entityGid, status, savedAt });
+  }
+
+  const lists = new Map<string, ImportedMetaobject>();
+  const saveItems = items.map((item): ImportedMetaobject => {
+    const listKey = listHandle(item.customerGid, item.context);
+    if (!lists.has(listKey))
+      lists.set(listKey, { handle: listKey, fields: { customer_id: item.customerGid, context: item.context } });
+    return {
+      handle: itemHandle(item.customerGid, item),
+      createdAt: item.savedAt,
+      fields: {
+        list_key: listKey,
+        customer_id: item.customerGid,
+        context: item.context,
+        entity_type: item.entityType,
+        entity_gid: item.entityGid,
+        status: item.status,
+        source: "seed",
+        saved_at: item.savedAt,
+      },
+    };
+  });
+
+  const products = Array.from({ length: options.products }, (_, index): ProductSeed => {
+    const soldOut = index % 7 === 3;
+    return {
+      id: productGid(index),
+      title: `Product ${index + 1}`,
+      totalInventory: soldOut ? 0 : 5 + ((index * 13) % 40),
+      variants: Array.from({ length: VARIANTS_PER_PRODUCT }, (_, variant) => ({
+        id: variantGid(index, variant),
+        title: ["Small", "Medium", "Large"][variant]!,
+        price: (10 + ((index * 7) % 90) + variant * 5).toFixed(2),
+        availableForSale: !soldOut,
+      })),
+    };
+  });
+  return { items, lists: [...lists.values()], saveItems, products };
+}
+
+/** The emulator calls a seed needs; an in-process emulator has them. */
+interface SeedTarget {
+  importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
+  addProducts(domain: string, products: readonly ProductSeed[]): void;
+}
+
+/** Generates the shop's saved items and stores them in the emulator directly, not through the app. */
+export function seedSavedItems(emulator: SeedTarget, domain: string, input: SavedItemsSeed, now: Date): GeneratedShop {
+  const generated = generateSavedItems(input, now);
+  emulator.importMetaobjects(domain, "$app:save_list", generated.lists);
+  emulator.importMetaobjects(domain, "$app:save_item", generated.saveItems);
+  emulator.addProducts(domain, generated.products);
+  return generated;
+}
