@@ -75,6 +75,8 @@ const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "C
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
 const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
 const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded"];
+/** A last path segment with an extension (robots.txt, favicon.ico): what public/ can hold. */
+const FILE_NAME = /\/[^/]+\.[A-Za-z0-9]+$/;
 
 function envelope(code: string, message: string, retryable: boolean): string {
   return JSON.stringify({ ok: false, error: { code, message, retryable } });
@@ -369,7 +371,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
       setHeaders: markRoute("/assets/*"),
     }),
   );
-  app.use(express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") }));
+  // Only a path naming a file can be one: the app's routes (proxy, API, admin, webhooks) go on
+  // without a filesystem lookup each.
+  const publicFiles = express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") });
+  app.use((req, res, next) => (FILE_NAME.test(req.path) ? publicFiles(req, res, next) : next()));
 
   // 4. From here on everything runs in the build's request scope (its AsyncLocalStorage, not a copy
   // of it), with the server's log object, so what the app annotates (shop, channel, operation, code,

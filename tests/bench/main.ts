@@ -1,5 +1,5 @@
 // npm run bench [-- --seconds 5 --concurrency 32 --capacity-seconds 8]: the app over real HTTP
-// (one sandbox instance, the emulator in its own process) next to a baseline doing only the proxy
+// (one sandbox instance, the emulator in its own process) next to two baselines doing only the proxy
 // signature check, then what a Standard shop sustains. Prints figures; asserts nothing.
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -24,27 +24,30 @@ const capacitySeconds = Number(values["capacity-seconds"]);
 
 const sandbox = await startMeasuredSandbox({ instances: 1, seedFile: BENCH_SEED });
 const agent = keepAliveAgent(concurrency);
-let baseline: Baseline | undefined;
+const baselines: Baseline[] = [];
 try {
-  baseline = await startBaseline();
+  for (const kind of ["remix", "node"] as const) baselines.push(await startBaseline(kind));
   const instance = sandbox.instances[0]!;
-  const reports = await measureOperations({ sandbox, instance, baseline, agent, concurrency, seconds });
+  const reports = await measureOperations({ sandbox, instance, baselines, agent, concurrency, seconds });
   console.log(
-    `\nOperations: ${concurrency} connections, ${seconds} s each, one app instance (pid ${instance.pid}) vs the baseline ` +
-      `(pid ${baseline.pid}: node:http and the app's proxy-signature verifier); ${os.cpus().length} cores, shared. ` +
+    `\nOperations: ${concurrency} connections, ${seconds} s each, one app instance (pid ${instance.pid}) vs two baselines ` +
+      "answering is-saved after the app's proxy-signature verifier: a bare Remix resource route on Express " +
+      `(remix, pid ${baselines[0]!.pid}) and plain node:http (node, pid ${baselines[1]!.pid}); ${os.cpus().length} cores, shared. ` +
       "Per-request platform figures are deltas of /__sandbox/platform-usage; CPU is the measured process's own, from /proc.\n",
   );
   printTable(reports.map(phaseRow));
   const app = reports.find((report) => report.name === "is-saved")!;
-  const base = reports.find((report) => report.name.startsWith("baseline"))!;
-  console.log(
-    `\nis-saved, app ÷ baseline: CPU per request ${fixed(app.cpuMsPerRequest / base.cpuMsPerRequest, 2)}× ` +
-      `(target ≤ 1.5), throughput ${fixed(app.summary.perSecond / base.summary.perSecond, 2)}× (target ≥ 0.8), ` +
-      `p99 ${fixed(app.summary.p99, 1)} ms vs ${fixed(base.summary.p99, 1)} ms`,
-  );
+  for (const kind of ["remix", "node"]) {
+    const base = reports.find((report) => report.name === `${kind} baseline`)!;
+    console.log(
+      `is-saved, app ÷ ${kind} baseline: CPU per request ${fixed(app.cpuMsPerRequest / base.cpuMsPerRequest, 2)}× ` +
+        `(target vs remix ≤ 1.5), throughput ${fixed(app.summary.perSecond / base.summary.perSecond, 2)}× ` +
+        `(target vs remix ≥ 0.8), p99 ${fixed(app.summary.p99, 1)} ms vs ${fixed(base.summary.p99, 1)} ms`,
+    );
+  }
   await measureCapacity({ sandbox, instanceUrl: instance.url, agent, seconds: capacitySeconds });
 } finally {
   agent.destroy();
-  await baseline?.stop();
+  await Promise.all(baselines.map((baseline) => baseline.stop()));
   await sandbox.stop();
 }

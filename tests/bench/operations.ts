@@ -21,14 +21,14 @@ const shopper = (index: number, offset = 200_000): Shopper => ({
 export interface OperationsOptions {
   sandbox: MeasuredSandbox;
   instance: { url: string; pid: number };
-  baseline: { url: string; pid: number };
+  baselines: readonly { kind: string; url: string; pid: number }[];
   agent: http.Agent;
   concurrency: number;
   seconds: number;
 }
 
 export async function measureOperations(options: OperationsOptions): Promise<PhaseReport[]> {
-  const { sandbox, instance, baseline, agent, concurrency } = options;
+  const { sandbox, instance, baselines, agent, concurrency } = options;
   const durationMs = options.seconds * 1000;
   const app: Target = { pid: instance.pid, app: { sandbox, instanceUrl: instance.url, shop: OPS_SHOP } };
   const loop = (next: (index: number) => LoadRequest | undefined, limit = Infinity) =>
@@ -43,14 +43,16 @@ export async function measureOperations(options: OperationsOptions): Promise<Pha
   // Not measured: every customer's first is-saved and list (which ask the platform once and fill
   // the list state), and enough baseline requests to warm its JIT alike.
   await loop((index) => (index % 2 ? list : isSaved)(instance.url, shopper(index >> 1)), 2 * CUSTOMERS);
-  await loop((index) => isSaved(baseline.url, shopper(index)), 2 * CUSTOMERS);
+  for (const baseline of baselines) await loop((index) => isSaved(baseline.url, shopper(index)), 2 * CUSTOMERS);
 
   const reports: PhaseReport[] = [];
   const run = async (name: string, target: Target, next: (index: number) => LoadRequest | undefined) => {
     console.error(`measuring ${name}...`);
     reports.push(await measurePhase(name, target, () => loop(next)));
   };
-  await run("baseline is-saved", { pid: baseline.pid }, (index) => isSaved(baseline.url, shopper(index)));
+  for (const baseline of baselines) {
+    await run(`${baseline.kind} baseline`, { pid: baseline.pid }, (index) => isSaved(baseline.url, shopper(index)));
+  }
   await run("is-saved", app, (index) => isSaved(instance.url, shopper(index)));
   await run("list (cached)", app, (index) => list(instance.url, shopper(index)));
   // A first read: a customer the instance has never seen, so the list comes from the platform.

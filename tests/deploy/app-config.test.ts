@@ -6,6 +6,7 @@ import { parse } from "smol-toml";
 import { describe, expect, test, vi } from "vitest";
 import {
   FlowTriggerExtensionSchema,
+  FlowTriggerLifecycleCallbackSchema,
   AppConfigSchema,
   ThemeExtensionSchema,
   UnifiedUiExtensionsSchema,
@@ -28,7 +29,8 @@ function issues(
     | typeof AppConfigSchema
     | typeof ThemeExtensionSchema
     | typeof UnifiedUiExtensionsSchema
-    | typeof FlowTriggerExtensionSchema,
+    | typeof FlowTriggerExtensionSchema
+    | typeof FlowTriggerLifecycleCallbackSchema,
   value: unknown,
 ) {
   const result = schema.safeParse(value);
@@ -133,6 +135,8 @@ describe.each(extensionTomls)("%s", (file) => {
   test("has only keys the CLI accepts for its extension type", () => {
     if (Array.isArray(toml.extensions) && toml.extensions[0]?.type === "flow_trigger") {
       expect(issues(FlowTriggerExtensionSchema, toml)).toEqual([]);
+    } else if (Array.isArray(toml.extensions) && toml.extensions[0]?.type === "flow_trigger_lifecycle_callback") {
+      expect(issues(FlowTriggerLifecycleCallbackSchema, toml)).toEqual([]);
     } else if (Array.isArray(toml.extensions)) {
       const types = toml.extensions.map((entry: { type?: unknown }) => entry.type);
       // Only UI extensions have a schema here; another type needs its own, from its CLI specification.
@@ -165,6 +169,7 @@ test("the extension TOMLs are found", () => {
     "flow-item-saved",
     "flow-saved-item-back-in-stock",
     "flow-saved-item-price-dropped",
+    "flow-trigger-lifecycle",
     "saved-items-account",
     "saved-items-theme",
   ]);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
-import { signedWebhook } from "../support/admin";
+import { signedFlowLifecycle, signedWebhook } from "../support/admin";
 import { callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
@@ -17,6 +17,16 @@ const VARIANT = "gid://shopify/ProductVariant/11";
 const OTHER_VARIANT = "gid://shopify/ProductVariant/12";
 
 const fired = (shop: string) => emulator.flowTriggersFired(shop);
+const TRIGGERS = ["item-saved", "saved-item-price-dropped", "saved-item-back-in-stock"];
+
+/** Flow reports, as it does when a merchant turns a workflow on, that workflows start with the triggers. */
+async function listening(shop: string, handles = TRIGGERS, enabled = true, timestamp?: string) {
+  for (const handle of handles) {
+    const response = await sendToApp(signedFlowLifecycle({ shop, handle, enabled, timestamp }));
+    expect(response.status).toBe(204);
+  }
+  return shop;
+}
 
 async function save(customerId: string, overrides: Record<string, unknown> = {}) {
   const result = await callProxy("/proxy/api/save", { customerId, body: aSaveRequest(overrides) });
@@ -47,7 +57,7 @@ function productUpdate(shop: string, variants: { id: string; price: string; inve
 
 describe("Item saved", () => {
   test("fires after a save and a toggle-on, with the declared payload; not for a duplicate or a toggle-off", async () => {
-    const shop = await givenShop({ plan: "starter" });
+    const shop = await listening(await givenShop({ plan: "starter" }));
     await save("1001");
     await afterAnswerSettled();
     const payload = { customer_id: 1001, product_id: 1, "Variant ID": "", "List name": "wishlist" };
@@ -67,7 +77,7 @@ describe("Item saved", () => {
   });
 
   test("a batch fires for its saves only", async () => {
-    const shop = await givenShop({ plan: "starter" });
+    const shop = await listening(await givenShop({ plan: "starter" }));
     await save("1001", { entityGid: "gid://shopify/Product/3" });
     const operations = [
       { action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/2" }) },
@@ -80,7 +90,7 @@ describe("Item saved", () => {
   });
 
   test("Flow failing is logged and never fails the save", async () => {
-    const shop = await givenShop({ plan: "starter" });
+    const shop = await listening(await givenShop({ plan: "starter" }));
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger" });
     await save("1001");
@@ -92,7 +102,7 @@ describe("Item saved", () => {
 
 describe("products/update → price dropped and back in stock", () => {
   async function givenSavers() {
-    const shop = await givenShop({ plan: "starter" });
+    const shop = await listening(await givenShop({ plan: "starter" }));
     await save("1001"); // the product
     await save("1001", { context: "gifts" }); // the same product in a second list: still one customer
     await save("1002", { entityType: "variant", entityGid: VARIANT });
@@ -170,5 +180,53 @@ describe("products/update → price dropped and back in stock", () => {
     const response = await sendToApp(signedWebhook("products/update", { shop, payload: { id: 1 } }));
     expect(response.status).toBe(200);
     expect(warnings).toHaveBeenCalled();
+  });
+});
+
+describe("Flow's trigger lifecycle callback", () => {
+  const flowRequests = (shop: string) =>
+    emulator.requests.filter(
+      (request) => request.shop === shop && /flowTriggerReceive|FindSavers/.test(request.query ?? ""),
+    );
+
+  test("with no enabled workflow nothing is fired and no saver is searched for; Flow's newest report wins", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    await save("1001");
+    await afterAnswerSettled();
+    await productUpdate(shop, [{ id: VARIANT, price: "50.00", inventory: 0 }])(); // the baseline
+    await productUpdate(shop, [{ id: VARIANT, price: "40.00", inventory: 3 }])(); // a drop and a restock
+    expect(fired(shop)).toEqual([]);
+    expect(flowRequests(shop)).toEqual([]);
+
+    await listening(shop, ["item-saved"], true, "2026-11-23T10:00:00Z");
+    await listening(shop, ["item-saved"], false, "2026-11-23T09:00:00Z"); // older: ignored
+    await save("1002");
+    await afterAnswerSettled();
+    expect(fired(shop).map((trigger) => trigger.handle)).toEqual(["item-saved"]);
+
+    await listening(shop, ["item-saved"], false, "2026-11-23T11:00:00Z");
+    await save("1003");
+    await afterAnswerSettled();
+    expect(fired(shop)).toHaveLength(1);
+  });
+
+  test("an unsigned or wrongly signed callback is refused and changes nothing", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    const forged = signedFlowLifecycle({ shop, handle: "item-saved", enabled: true, secret: "not-the-app-secret" });
+    expect((await sendToApp(forged)).status).toBe(401);
+    const unsigned = signedFlowLifecycle({ shop, handle: "item-saved", enabled: true });
+    unsigned.headers.delete("X-Shopify-Hmac-Sha256");
+    expect((await sendToApp(unsigned)).status).toBe(401);
+    await save("1001");
+    await afterAnswerSettled();
+    expect(fired(shop)).toEqual([]);
+  });
+
+  test("a report about a trigger the app does not declare is acknowledged and dropped", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    await listening(shop, ["a-removed-trigger"]);
+    await save("1001");
+    await afterAnswerSettled();
+    expect(fired(shop)).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 // Sends the running sandbox a products/update webhook, signed as the platform signs, to try the
 // Flow triggers by hand (docs/reach.md). The first update of a variant sets the app's baseline;
 // send a lower price or a restock next; GET <emulator>/__emulator/flow-triggers?shop=… lists what fired.
-// Usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
+// Triggers fire only for a shop with a workflow using them: first tell the app so, as Flow's
+// lifecycle callback does, with --flow on.
+// Usage: npx tsx tests/sandbox/webhook.ts --flow on|off [--shop demo.myshopify.com]
+//        npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
 //        [--shop demo.myshopify.com] [--id <webhook id, to redeliver>]
 import { createHmac, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -16,8 +19,27 @@ const { values } = parseArgs({
     price: { type: "string" },
     inventory: { type: "string" },
     id: { type: "string" },
+    flow: { type: "string" },
   },
 });
+const sign = (body: string) => createHmac("sha256", process.env.SHOPIFY_API_SECRET!).update(body).digest("base64");
+if (values.flow === "on" || values.flow === "off") {
+  for (const handle of ["item-saved", "saved-item-price-dropped", "saved-item-back-in-stock"]) {
+    const body = JSON.stringify({
+      flow_trigger_definition_id: handle,
+      has_enabled_flow: values.flow === "on",
+      shopify_domain: values.shop,
+      timestamp: new Date().toISOString(),
+    });
+    const response = await fetch(new URL("/flow/lifecycle", process.env.SHOPIFY_APP_URL), {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": sign(body) },
+    });
+    console.log(`Flow lifecycle ${handle} ${values.flow} → HTTP ${response.status}`);
+  }
+  process.exit(0);
+}
 if (!values.price) {
   console.error("usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]");
   process.exit(2);
@@ -39,7 +61,7 @@ const response = await fetch(new URL("/webhooks/products/update", process.env.SH
   body,
   headers: {
     "Content-Type": "application/json",
-    "X-Shopify-Hmac-Sha256": createHmac("sha256", process.env.SHOPIFY_API_SECRET!).update(body).digest("base64"),
+    "X-Shopify-Hmac-Sha256": sign(body),
     "X-Shopify-Topic": "products/update",
     "X-Shopify-Shop-Domain": values.shop,
     "X-Shopify-Webhook-Id": values.id ?? randomUUID(),

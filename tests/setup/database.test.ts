@@ -101,6 +101,9 @@ describe("the test database", () => {
     await db.customerUsage.create({
       data: { shopDomain: "reset.myshopify.com", customerGid: "gid://shopify/Customer/1", period: "2026-11", count: 1 },
     });
+    await db.flowTriggerUse.create({
+      data: { shopDomain: "reset.myshopify.com", handle: "item-saved", enabled: true, reportedAt: new Date() },
+    });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 

@@ -64,6 +64,32 @@ export function signedWebhook(topic: string, delivery: WebhookDelivery): Request
   });
 }
 
+/** A Flow trigger lifecycle callback as Flow sends one: JSON signed like a webhook, no topic headers. */
+export function signedFlowLifecycle(callback: {
+  shop: string;
+  handle: string;
+  enabled: boolean;
+  timestamp?: string;
+  secret?: string;
+  baseUrl?: string;
+}): Request {
+  const body = JSON.stringify({
+    flow_trigger_definition_id: callback.handle,
+    has_enabled_flow: callback.enabled,
+    shop_id: 690933842,
+    shopify_domain: callback.shop,
+    timestamp: callback.timestamp ?? new Date().toISOString(),
+  });
+  const hmac = createHmac("sha256", callback.secret ?? TEST_ENV.SHOPIFY_API_SECRET)
+    .update(body)
+    .digest("base64");
+  return new Request(new URL("/flow/lifecycle", callback.baseUrl ?? APP_URL), {
+    method: "POST",
+    body,
+    headers: { "Content-Type": "application/json", "X-Shopify-Hmac-Sha256": hmac },
+  });
+}
+
 /** Delivers a signed webhook through the app's route module; a Response the library throws is returned. */
 export async function deliverWebhook(topic: string, delivery: WebhookDelivery): Promise<Response> {
   try {

@@ -43,6 +43,7 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
     prisma.session.deleteMany({ where: { shop } }),
     prisma.usageCounter.deleteMany({ where: { shopDomain: shop } }),
     prisma.customerUsage.deleteMany({ where: { shopDomain: shop } }),
+    prisma.flowTriggerUse.deleteMany({ where: { shopDomain: shop } }),
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);
   await forgetOfflineSession(shop);

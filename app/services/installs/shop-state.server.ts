@@ -9,6 +9,8 @@ interface ShopState {
   /** False when there is no record yet or the shop is marked uninstalled. */
   installed: boolean;
   recorded: boolean;
+  /** The handles of the app's Flow triggers an enabled workflow of the shop starts with. */
+  flowTriggersInUse: ReadonlySet<string>;
 }
 
 interface CachedState {
@@ -35,11 +37,15 @@ async function readShopState(shop: string): Promise<ShopState> {
   const nowMs = Date.now();
   const cached = cache.get(shop);
   if (cached && cached.version === version && nowMs - cached.loadedAtMs <= CACHE_TTL_MS) return cached.state;
-  const record = await prisma.shop.findUnique({ where: { domain: shop } });
+  const [record, triggers] = await Promise.all([
+    prisma.shop.findUnique({ where: { domain: shop } }),
+    prisma.flowTriggerUse.findMany({ where: { shopDomain: shop, enabled: true }, select: { handle: true } }),
+  ]);
   const state = {
     plan: planFor(record?.plan ?? "free"),
     installed: Boolean(record && !record.uninstalledAt),
     recorded: Boolean(record),
+    flowTriggersInUse: new Set(triggers.map((trigger) => trigger.handle)),
   };
   cache.delete(shop);
   if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
@@ -74,4 +80,33 @@ export async function storeShopPlan(shop: string, key: PlanKey, refreshedAt: Dat
   });
   await bumpShopVersion(shop);
   return planFor(key);
+}
+
+/** Whether an enabled workflow of the shop starts with the Flow trigger (same cache as the plan). */
+export async function flowTriggerInUse(shop: string, handle: string): Promise<boolean> {
+  return (await readShopState(shop)).flowTriggersInUse.has(handle);
+}
+
+/**
+ * Records what a Flow lifecycle callback reported. Flow says a newer report wins and an older one
+ * is ignored; every instance sees the change at once through the shop version.
+ */
+export async function storeFlowTriggerUse(
+  shop: string,
+  handle: string,
+  enabled: boolean,
+  reportedAt: Date,
+): Promise<{ applied: boolean }> {
+  const applied = await prisma.$transaction(async (db) => {
+    const current = await db.flowTriggerUse.findUnique({ where: { shopDomain_handle: { shopDomain: shop, handle } } });
+    if (current && current.reportedAt >= reportedAt) return false;
+    await db.flowTriggerUse.upsert({
+      where: { shopDomain_handle: { shopDomain: shop, handle } },
+      create: { shopDomain: shop, handle, enabled, reportedAt },
+      update: { enabled, reportedAt },
+    });
+    return true;
+  });
+  if (applied) await bumpShopVersion(shop);
+  return { applied };
 }

@@ -1,6 +1,7 @@
 import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { storeFlowTriggerUse } from "~/services/installs/shop-state.server";
 
 /** The handles of extensions/flow-*; each payload below carries exactly the fields its TOML declares. */
 export const FLOW_TRIGGER_HANDLES = {
@@ -10,6 +11,27 @@ export const FLOW_TRIGGER_HANDLES = {
 } as const;
 
 export type FlowTriggerHandle = (typeof FLOW_TRIGGER_HANDLES)[keyof typeof FLOW_TRIGGER_HANDLES];
+
+const KNOWN_HANDLES: ReadonlySet<string> = new Set(Object.values(FLOW_TRIGGER_HANDLES));
+
+/**
+ * Keeps what Flow's lifecycle callback reports for one of our triggers; a report about a trigger
+ * this app does not declare (a removed one) is acknowledged and dropped.
+ */
+export async function recordFlowTriggerUse(report: {
+  flow_trigger_definition_id: string;
+  has_enabled_flow: boolean;
+  shopify_domain: string;
+  timestamp: string;
+}): Promise<void> {
+  if (!KNOWN_HANDLES.has(report.flow_trigger_definition_id)) return;
+  await storeFlowTriggerUse(
+    report.shopify_domain,
+    report.flow_trigger_definition_id,
+    report.has_enabled_flow,
+    new Date(report.timestamp),
+  );
+}
 
 /** FLOW_TRIGGERS: with "off", nothing is fired and product updates are not compared. */
 export function flowTriggersEnabled(): boolean {

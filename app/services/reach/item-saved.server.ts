@@ -1,4 +1,5 @@
 import { runAfterAnswer } from "~/lib/after-answer.server";
+import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import type { Caller } from "~/services/saved-items/caller";
 import type { SaveOperationResult } from "~/services/saved-items/schemas";
 import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggersEnabled, numericIdOf } from "./flow-triggers.server";
@@ -24,6 +25,8 @@ export function fireItemSavedAfterAnswer(
   const saved = changes.filter(({ item, result }) => result?.state === "active" && item.entityType === "product");
   if (customerId === undefined || saved.length === 0) return;
   runAfterAnswer(`Flow ${FLOW_TRIGGER_HANDLES.itemSaved} for ${caller.shop}`, async () => {
+    // A trigger no workflow starts with would cost the shop a platform request per save for nothing.
+    if (!(await flowTriggerInUse(caller.shop, FLOW_TRIGGER_HANDLES.itemSaved))) return;
     for (const { item } of saved) {
       const productId = numericIdOf(item.entityGid);
       if (productId === undefined) continue;

@@ -3,6 +3,7 @@ import { runAfterAnswer } from "~/lib/after-answer.server";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
+import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import {
   FLOW_TRIGGER_HANDLES,
   fireFlowTrigger,
@@ -103,8 +104,12 @@ export async function handleProductUpdate(
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
-  const changes: VariantChange[] = [];
+  let changes: VariantChange[] = [];
   for (const variant of payload.variants) changes.push(...(await observeVariant(shop, variant)));
+  // Prices and stock are compared either way, so a workflow enabled later starts from a baseline;
+  // the search for savers and the triggers cost platform requests only where a workflow listens.
+  const inUse = await Promise.all(changes.map((change) => flowTriggerInUse(shop, change.trigger)));
+  changes = changes.filter((_, index) => inUse[index]);
   if (changes.length === 0) return;
   const productGid = payload.admin_graphql_api_id;
   runAfterAnswer(`reach fan-out of products/update ${webhookId} for ${shop}`, () =>

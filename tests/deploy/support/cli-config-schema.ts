@@ -381,6 +381,23 @@ export const FlowTriggerExtensionSchema = z.strictObject({
   settings: z.strictObject({ fields: z.array(FlowTriggerField).optional() }).optional(),
 });
 
+// ---- Flow trigger lifecycle callback: models/extensions/specifications/flow_trigger_lifecycle_callback.ts ----
+// A contract-based module: the platform's JSON schema takes name and url, the url https or relative
+// to application_url (appRelativeUrlFields: ["url"]).
+
+export const FlowTriggerLifecycleCallbackSchema = z.strictObject({
+  extensions: z
+    .array(
+      z.strictObject({
+        name: z.string().optional(),
+        type: z.literal("flow_trigger_lifecycle_callback"),
+        handle: ExtensionHandle,
+        url: z.string().regex(/^(https:\/\/|\/[^/])/, "an https URL, or a path relative to application_url"),
+      }),
+    )
+    .length(1),
+});
+
 // ---- Theme app extension files: models/extensions/specifications/theme.ts (validateThemeExtension) ----
 // The CLI checks these only on deploy, not on `shopify app build`.
 
