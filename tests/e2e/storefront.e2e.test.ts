@@ -529,4 +529,25 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     expect((await storedState())!.lists.wishlist!.readAt).toBeGreaterThanOrEqual(before);
     await shot("12-re-read-after-ttl");
   });
+
+  test("a shared list opens as a page of the shop's theme; once revoked, its link is not found", async () => {
+    await proxyCall("1003", "save", { context: "gifts", source: "e2e", ...product(8101, "linen-shirt") });
+    await proxyCall("1003", "save", { context: "gifts", source: "e2e", ...product(8102, "canvas-tote") });
+    const shared = (await proxyCall("1003", "share-create", { context: "gifts", displayName: "Ada's gift ideas" }))
+      .data as { path: string };
+    // The link is found by search, which the sandbox's platform, like the real one, updates a moment late.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const response = await page.goto(shared.path);
+    expect(response?.status()).toBe(200);
+    expect(await page.title()).not.toBe("");
+    await expect.poll(() => page.locator("body").textContent()).toContain("Ada's gift ideas");
+    const body = (await page.locator("body").textContent())!;
+    expect(body).toContain("linen-shirt");
+    expect(body).toContain("canvas-tote");
+    expect(body).not.toContain("1003");
+    await shot("13-shared-list");
+
+    await proxyCall("1003", "share-revoke", { context: "gifts" });
+    expect((await page.goto(shared.path))?.status()).toBe(404);
+  });
 });
