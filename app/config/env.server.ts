@@ -2,7 +2,8 @@ import { z } from "zod";
 import { DatabaseUrlSchema, databaseUrl } from "./database-url";
 
 /** What the app asks of a shop; shopify.app.toml requests exactly these (tests/deploy checks). */
-export const DEFAULT_SCOPES = "read_customers,read_metaobjects,read_products,write_app_proxy,write_metaobjects";
+export const DEFAULT_SCOPES =
+  "read_customers,read_inventory,read_metaobjects,read_products,write_app_proxy,write_metaobjects";
 
 const EnvSchema = z.object({
   SHOPIFY_API_KEY: z.string().min(1, "set SHOPIFY_API_KEY to the app's client ID"),

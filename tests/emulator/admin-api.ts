@@ -17,7 +17,7 @@ import {
   type WriteResult,
 } from "./metaobject-store";
 import { paginate, type Page, type PageArgs } from "./pagination";
-import { catalogueNode } from "./products";
+import { catalogueInventoryItem, catalogueNode } from "./products";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
 import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
@@ -281,6 +281,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     // other id reads as missing.
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => catalogueNode(shop, id) ?? null),
     node: ({ id }: { id: string }) => bulk.bulkOperation({ id }) ?? catalogueNode(shop, id) ?? null,
+    inventoryItem: ({ id }: { id: string }) => catalogueInventoryItem(shop, id) ?? null,
     ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);

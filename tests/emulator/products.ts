@@ -15,6 +15,10 @@ export interface ProductSeed {
     /** Decimal string, as the Money scalar. */
     price: string;
     availableForSale: boolean;
+    /** Its inventory item (gid://shopify/InventoryItem/N), for inventoryItem(id:); none when absent. */
+    inventoryItemId?: string;
+    /** inventoryQuantity: the available quantity summed over locations. */
+    inventoryQuantity?: number;
   }[];
 }
 
@@ -57,17 +61,29 @@ export function catalogueNode(shop: ShopState, id: string): Record<string, unkno
   if (product) return productView(product);
   for (const candidate of catalogue.values()) {
     const variant = candidate.variants.find((each) => each.id === id);
-    if (variant) {
-      return {
-        __typename: "ProductVariant",
-        id: variant.id,
-        title: variant.title,
-        displayName: `${candidate.title} - ${variant.title}`,
-        price: variant.price,
-        availableForSale: variant.availableForSale,
-        product: productView(candidate),
-      };
-    }
+    if (variant) return variantView(candidate, variant);
+  }
+  return undefined;
+}
+
+function variantView(product: ProductSeed, variant: ProductSeed["variants"][number]) {
+  return {
+    __typename: "ProductVariant",
+    id: variant.id,
+    title: variant.title,
+    displayName: `${product.title} - ${variant.title}`,
+    price: variant.price,
+    availableForSale: variant.availableForSale,
+    inventoryQuantity: variant.inventoryQuantity ?? null,
+    product: productView(product),
+  };
+}
+
+/** inventoryItem(id:): the variant's inventory item, as the inventory_levels/update webhook names it. */
+export function catalogueInventoryItem(shop: ShopState, id: string): Record<string, unknown> | undefined {
+  for (const product of catalogueOf(shop).values()) {
+    const variant = product.variants.find((each) => each.inventoryItemId === id);
+    if (variant) return { __typename: "InventoryItem", id, tracked: true, variant: variantView(product, variant) };
   }
   return undefined;
 }

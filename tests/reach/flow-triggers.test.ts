@@ -183,6 +183,107 @@ describe("products/update → price dropped and back in stock", () => {
   });
 });
 
+describe("inventory_levels/update → back in stock", () => {
+  const INVENTORY_ITEM = "gid://shopify/InventoryItem/111";
+
+  /** The emulator's catalogue: the variant with its inventory item and total inventory (replaced on each call). */
+  function stock(shop: string, quantity: number) {
+    emulator.addProducts(shop, [
+      {
+        id: PRODUCT,
+        title: "Linen shirt",
+        totalInventory: quantity,
+        variants: [
+          {
+            id: VARIANT,
+            title: "M",
+            price: "50.00",
+            availableForSale: quantity > 0,
+            inventoryItemId: INVENTORY_ITEM,
+            inventoryQuantity: quantity,
+          },
+        ],
+      },
+    ]);
+  }
+
+  /** An inventory_levels/update delivery for one location, as the platform sends it. */
+  function levelUpdate(shop: string, available: number) {
+    const request = signedWebhook("inventory_levels/update", {
+      shop,
+      payload: {
+        inventory_item_id: 111,
+        location_id: 24826418,
+        available,
+        updated_at: "2026-11-23T08:30:00Z",
+        admin_graphql_api_id: "gid://shopify/InventoryLevel/24826418?inventory_item_id=111",
+      },
+    });
+    return async () => {
+      const response = await sendToApp(request.clone());
+      expect(response.status).toBe(200);
+      await afterAnswerSettled();
+    };
+  }
+
+  const inventoryRequests = (shop: string) =>
+    emulator.requests.filter(
+      (request) => request.shop === shop && /inventoryItem|flowTriggerReceive|FindSavers/.test(request.query ?? ""),
+    );
+
+  test("a saved variant from none to some fires back in stock once per saver; redelivery fires nothing", async () => {
+    const shop = await listening(await givenShop({ plan: "starter" }));
+    await save("1001"); // the product
+    await save("1001", { context: "gifts" }); // the same product in a second list: still one customer
+    await save("1002", { entityType: "variant", entityGid: VARIANT });
+    await afterAnswerSettled();
+    const before = fired(shop).length;
+
+    stock(shop, 0);
+    await levelUpdate(shop, 0)(); // the first inventory seen is the baseline
+    expect(fired(shop)).toHaveLength(before);
+
+    stock(shop, 4);
+    const restock = levelUpdate(shop, 4);
+    await restock();
+    const restocks = fired(shop).slice(before);
+    expect(restocks).toEqual(
+      expect.arrayContaining(
+        [1001, 1002].map((customer) => ({
+          handle: "saved-item-back-in-stock",
+          payload: { customer_id: customer, product_id: 1, "Variant ID": VARIANT },
+        })),
+      ),
+    );
+    expect(restocks).toHaveLength(2);
+
+    await restock(); // the same webhook id again
+    await levelUpdate(shop, 6)(); // a new delivery: some to more
+    expect(fired(shop)).toHaveLength(before + 2);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+
+  test("without a workflow using the trigger nothing is queried or fired", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    await save("1001");
+    await afterAnswerSettled();
+    stock(shop, 0);
+    await levelUpdate(shop, 0)();
+    stock(shop, 4);
+    await levelUpdate(shop, 4)();
+    expect(fired(shop)).toEqual([]);
+    expect(inventoryRequests(shop)).toEqual([]);
+  });
+
+  test("a payload the app cannot read is taken and dropped", async () => {
+    const shop = await givenShop();
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const response = await sendToApp(signedWebhook("inventory_levels/update", { shop, payload: { available: 1 } }));
+    expect(response.status).toBe(200);
+    expect(warnings).toHaveBeenCalled();
+  });
+});
+
 describe("Flow's trigger lifecycle callback", () => {
   const flowRequests = (shop: string) =>
     emulator.requests.filter(

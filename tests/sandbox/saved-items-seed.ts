@@ -109,6 +109,9 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
         title: ["Small", "Medium", "Large"][variant]!,
         price: (10 + ((index * 7) % 90) + variant * 5).toFixed(2),
         availableForSale: !soldOut,
+        // One inventory item per variant, numbered like it, for inventory_levels/update by hand.
+        inventoryItemId: variantGid(index, variant).replace("ProductVariant", "InventoryItem"),
+        inventoryQuantity: soldOut ? 0 : 5 + ((index * 13) % 40),
       })),
     };
   });

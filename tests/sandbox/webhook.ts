@@ -6,6 +6,8 @@
 // Usage: npx tsx tests/sandbox/webhook.ts --flow on|off [--shop demo.myshopify.com]
 //        npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
 //        [--shop demo.myshopify.com] [--id <webhook id, to redeliver>]
+//        npx tsx tests/sandbox/webhook.ts --inventory-item 111 --available 3
+//        (an inventory_levels/update; the app reads the item's variant and total from the emulator)
 import { createHmac, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { applySandboxDefaults } from "./config";
@@ -20,6 +22,8 @@ const { values } = parseArgs({
     inventory: { type: "string" },
     id: { type: "string" },
     flow: { type: "string" },
+    "inventory-item": { type: "string" },
+    available: { type: "string" },
   },
 });
 const sign = (body: string) => createHmac("sha256", process.env.SHOPIFY_API_SECRET!).update(body).digest("base64");
@@ -40,6 +44,37 @@ if (values.flow === "on" || values.flow === "off") {
   }
   process.exit(0);
 }
+/** POSTs a signed delivery of the topic, as the platform does. */
+async function deliver(topic: string, body: string) {
+  const response = await fetch(new URL(`/webhooks/${topic}`, process.env.SHOPIFY_APP_URL), {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Shopify-Hmac-Sha256": sign(body),
+      "X-Shopify-Topic": topic,
+      "X-Shopify-Shop-Domain": values.shop,
+      "X-Shopify-Webhook-Id": values.id ?? randomUUID(),
+      "X-Shopify-API-Version": "2026-10",
+      "X-Shopify-Triggered-At": new Date().toISOString(),
+    },
+  });
+  console.log(`${topic} → HTTP ${response.status}`);
+}
+if (values["inventory-item"] !== undefined) {
+  const item = values["inventory-item"];
+  await deliver(
+    "inventory_levels/update",
+    JSON.stringify({
+      inventory_item_id: Number(item),
+      location_id: 1,
+      available: Number(values.available ?? 0),
+      updated_at: new Date().toISOString(),
+      admin_graphql_api_id: `gid://shopify/InventoryLevel/1?inventory_item_id=${item}`,
+    }),
+  );
+  process.exit(0);
+}
 if (!values.price) {
   console.error("usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]");
   process.exit(2);
@@ -56,17 +91,4 @@ const body = JSON.stringify({
     },
   ],
 });
-const response = await fetch(new URL("/webhooks/products/update", process.env.SHOPIFY_APP_URL), {
-  method: "POST",
-  body,
-  headers: {
-    "Content-Type": "application/json",
-    "X-Shopify-Hmac-Sha256": sign(body),
-    "X-Shopify-Topic": "products/update",
-    "X-Shopify-Shop-Domain": values.shop,
-    "X-Shopify-Webhook-Id": values.id ?? randomUUID(),
-    "X-Shopify-API-Version": "2026-10",
-    "X-Shopify-Triggered-At": new Date().toISOString(),
-  },
-});
-console.log(`products/update → HTTP ${response.status}`);
+await deliver("products/update", body);

@@ -13,7 +13,8 @@ import {
 } from "./flow-triggers.server";
 
 /**
- * products/update → Saved item price dropped and Saved item back in stock (docs/reach.md).
+ * products/update → Saved item price dropped and Saved item back in stock, and
+ * inventory_levels/update → Saved item back in stock (docs/reach.md).
  *
  * The webhook says what a product is now, not what it was, so the app keeps the last price and
  * inventory it saw of each variant (shared hashes with Redis, else bounded in the process) and
@@ -37,8 +38,9 @@ export const ProductUpdatePayloadSchema = z.object({
 });
 export type ProductUpdatePayload = z.infer<typeof ProductUpdatePayloadSchema>;
 
+/** The last state seen of a variant; inventory_levels/update knows the inventory only, not the price. */
 interface VariantState {
-  price: number;
+  price?: number;
   inventory?: number;
 }
 
@@ -54,26 +56,22 @@ const VARIANT_STATE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 /** How many savers one webhook notifies at most (pages of 100). */
 const MAX_SAVER_PAGES = 20;
 
-/** What changed for one variant against the last state seen; stores the new state as the baseline. */
-async function observeVariant(
-  shop: string,
-  variant: ProductUpdatePayload["variants"][number],
-): Promise<VariantChange[]> {
-  const seen: VariantState = {
-    price: variant.price,
-    ...(variant.inventory_quantity === undefined ? {} : { inventory: variant.inventory_quantity }),
-  };
+/**
+ * What changed for one variant against the last state seen; stores the new state (merged over the
+ * old, so an inventory-only update keeps the price baseline) as the baseline.
+ */
+async function observeVariant(shop: string, variantGid: string, seen: VariantState): Promise<VariantChange[]> {
   let changes: VariantChange[] = [];
   await updateSharedField(
     `reach:variants:${shop}`,
-    variant.admin_graphql_api_id,
+    variantGid,
     (current) => {
       changes = [];
       const before = current === undefined ? undefined : (JSON.parse(current) as VariantState);
-      if (before && seen.price < before.price) {
+      if (before?.price !== undefined && seen.price !== undefined && seen.price < before.price) {
         changes.push({
           trigger: FLOW_TRIGGER_HANDLES.priceDropped,
-          variantGid: variant.admin_graphql_api_id,
+          variantGid,
           oldPrice: before.price,
           newPrice: seen.price,
         });
@@ -84,9 +82,9 @@ async function observeVariant(
         before.inventory <= 0 &&
         seen.inventory > 0
       ) {
-        changes.push({ trigger: FLOW_TRIGGER_HANDLES.backInStock, variantGid: variant.admin_graphql_api_id });
+        changes.push({ trigger: FLOW_TRIGGER_HANDLES.backInStock, variantGid });
       }
-      return JSON.stringify(seen);
+      return JSON.stringify({ ...before, ...seen });
     },
     VARIANT_STATE_TTL_MS,
   );
@@ -94,8 +92,8 @@ async function observeVariant(
 }
 
 /**
- * Handles one delivery: a webhook id seen before does nothing; the comparison runs before
- * answering (so a redelivery after a crash cannot skip it twice), the fan-out after.
+ * Handles one products/update delivery: a webhook id seen before does nothing; the comparison
+ * runs before answering (so a redelivery after a crash cannot skip it twice), the fan-out after.
  */
 export async function handleProductUpdate(
   shop: string,
@@ -104,17 +102,77 @@ export async function handleProductUpdate(
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
-  let changes: VariantChange[] = [];
-  for (const variant of payload.variants) changes.push(...(await observeVariant(shop, variant)));
+  const changes: VariantChange[] = [];
+  for (const variant of payload.variants) {
+    changes.push(
+      ...(await observeVariant(shop, variant.admin_graphql_api_id, {
+        price: variant.price,
+        ...(variant.inventory_quantity === undefined ? {} : { inventory: variant.inventory_quantity }),
+      })),
+    );
+  }
   // Prices and stock are compared either way, so a workflow enabled later starts from a baseline;
   // the search for savers and the triggers cost platform requests only where a workflow listens.
+  await fanOutAfterAnswer(shop, `products/update ${webhookId}`, payload.admin_graphql_api_id, changes);
+}
+
+/** The part of the inventory_levels/update payload (REST shape) this reads. */
+export const InventoryLevelUpdatePayloadSchema = z.object({
+  inventory_item_id: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]),
+});
+export type InventoryLevelUpdatePayload = z.infer<typeof InventoryLevelUpdatePayloadSchema>;
+
+const INVENTORY_ITEM_VARIANT = `#graphql
+  query SavedItemsInventoryItemVariant($id: ID!) {
+    inventoryItem(id: $id) { variant { id inventoryQuantity product { id } } }
+  }`;
+
+/**
+ * Handles one inventory_levels/update delivery (one location's level of one inventory item). The
+ * payload has no variant and only that location's quantity, so one Admin query maps the item to
+ * its variant and the variant's inventory summed over locations, the same figure products/update
+ * carries; both webhooks then share one baseline per variant.
+ *
+ * Unlike products/update, nothing is compared (nor queried) while no workflow uses Saved item
+ * back in stock: the comparison would cost a platform request per delivery, and products/update
+ * keeps the inventory baseline current meanwhile. The query runs before the webhook id is taken,
+ * so a failed query answers 500 and the platform's redelivery can still be handled.
+ */
+export async function handleInventoryLevelUpdate(
+  shop: string,
+  webhookId: string,
+  payload: InventoryLevelUpdatePayload,
+): Promise<void> {
+  if (!flowTriggersEnabled()) return;
+  if (!(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.backInStock))) return;
+  const admin = offlineAdminClient(shop);
+  const data: {
+    inventoryItem: {
+      variant: { id: string; inventoryQuantity: number | null; product: { id: string } } | null;
+    } | null;
+  } = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
+    id: `gid://shopify/InventoryItem/${payload.inventory_item_id}`,
+  });
+  const variant = data.inventoryItem?.variant;
+  // An item without a variant (deleted meanwhile) or untracked stock has nothing to compare.
+  if (!variant || variant.inventoryQuantity === null) return;
+  if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
+  const changes = await observeVariant(shop, variant.id, { inventory: variant.inventoryQuantity });
+  await fanOutAfterAnswer(shop, `inventory_levels/update ${webhookId}`, variant.product.id, changes, admin);
+}
+
+/** Keeps the changes some workflow listens for and notifies their savers once the webhook is answered. */
+async function fanOutAfterAnswer(
+  shop: string,
+  delivery: string,
+  productGid: string,
+  changes: VariantChange[],
+  admin: AdminGraphqlClient = offlineAdminClient(shop),
+): Promise<void> {
   const inUse = await Promise.all(changes.map((change) => flowTriggerInUse(shop, change.trigger)));
-  changes = changes.filter((_, index) => inUse[index]);
-  if (changes.length === 0) return;
-  const productGid = payload.admin_graphql_api_id;
-  runAfterAnswer(`reach fan-out of products/update ${webhookId} for ${shop}`, () =>
-    notifySavers(offlineAdminClient(shop), productGid, changes),
-  );
+  const listened = changes.filter((_, index) => inUse[index]);
+  if (listened.length === 0) return;
+  runAfterAnswer(`reach fan-out of ${delivery} for ${shop}`, () => notifySavers(admin, productGid, listened));
 }
 
 const FIND_SAVERS = `#graphql
