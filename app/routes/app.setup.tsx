@@ -5,6 +5,7 @@ import { TitledCard } from "~/components/titled-card";
 import { getEnv } from "~/config/env.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
+import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);
@@ -12,6 +13,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return {
     plan: plan.key,
     ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }),
+    flowTriggers: await flowTriggerStatuses(shop),
+    // Flow in the shop's admin. A deep link into a ready-made workflow needs a flow_template
+    // extension (an exported .flow file, reviewed by the platform), which the app does not ship yet.
+    flowUrl: `https://${shop}/admin/apps/flow`,
   };
 };
 
@@ -55,8 +60,41 @@ function ChannelSection({ title, intro, guide }: { title: string; intro: string;
   );
 }
 
+type FlowTriggers = ReturnType<typeof useLoaderData<typeof loader>>["flowTriggers"];
+
+function FlowSection({ triggers, flowUrl }: { triggers: FlowTriggers; flowUrl: string }) {
+  return (
+    <TitledCard title="Shopify Flow triggers">
+      <Text as="p">
+        Start a workflow in Shopify Flow with one of these triggers (search "Saved Items"), then add the actions you
+        already use, such as Shopify Email or a customer tag. The app fires a trigger only while a workflow uses it.
+      </Text>
+      {triggers.map((trigger) => (
+        <InlineStack key={trigger.handle} align="space-between" blockAlign="center">
+          <BlockStack gap="100">
+            <Text as="h3" variant="headingSm">
+              {trigger.name}
+            </Text>
+            <Text as="p" tone="subdued">
+              {`${trigger.inUse ? "Used by a workflow" : "No workflow uses it"} · ${
+                trigger.lastFiredAt ? `last fired ${new Date(trigger.lastFiredAt).toLocaleString()}` : "never fired"
+              }`}
+            </Text>
+          </BlockStack>
+        </InlineStack>
+      ))}
+      <Box>
+        <Button url={flowUrl} target="_top">
+          Open Shopify Flow
+        </Button>
+      </Box>
+    </TitledCard>
+  );
+}
+
 export default function Setup() {
-  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount } = useLoaderData<typeof loader>();
+  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount, flowTriggers, flowUrl } =
+    useLoaderData<typeof loader>();
   return (
     <Page title="Setup" backAction={{ content: "Home", url: "/app" }}>
       <Layout>
@@ -87,6 +125,9 @@ export default function Setup() {
             intro="Your storefront's server exchanges the customer's access token for a 300-second service token, then calls the operations with it. Never run the exchange in a browser."
             guide={headless}
           />
+        </Layout.Section>
+        <Layout.Section>
+          <FlowSection triggers={flowTriggers} flowUrl={flowUrl} />
         </Layout.Section>
       </Layout>
     </Page>

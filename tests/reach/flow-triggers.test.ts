@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
-import { signedFlowLifecycle, signedWebhook } from "../support/admin";
+import { loader as setupLoader } from "~/routes/app.setup";
+import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";
 import { callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
@@ -329,5 +330,35 @@ describe("Flow's trigger lifecycle callback", () => {
     await save("1001");
     await afterAnswerSettled();
     expect(fired(shop)).toEqual([]);
+  });
+});
+
+describe("the admin setup page lists the triggers", () => {
+  test("name, whether a workflow uses each, when it last fired (stamped once a minute), and a link to Flow", async () => {
+    const shop = await listening(await givenShop({ plan: "starter" }), ["item-saved", "saved-item-back-in-stock"]);
+    await listening(shop, ["saved-item-back-in-stock"], false); // turned off again
+    const before = await loadAdmin(setupLoader, "/app/setup", shop);
+    expect(before.flowUrl).toBe(`https://${shop}/admin/apps/flow`);
+    expect(before.flowTriggers).toEqual([
+      { handle: "item-saved", name: "Item saved", inUse: true, lastFiredAt: null },
+      { handle: "saved-item-price-dropped", name: "Saved item price dropped", inUse: false, lastFiredAt: null },
+      { handle: "saved-item-back-in-stock", name: "Saved item back in stock", inUse: false, lastFiredAt: null },
+    ]);
+
+    const startedAt = Date.now();
+    await save("1001");
+    await afterAnswerSettled();
+    const firstFiredBy = Date.now();
+    await save("1001", { entityGid: "gid://shopify/Product/2" });
+    await save("1002");
+    await afterAnswerSettled();
+    expect(fired(shop)).toHaveLength(3);
+
+    const after = await loadAdmin(setupLoader, "/app/setup", shop);
+    const lastFiredAt = Date.parse(after.flowTriggers.find((trigger) => trigger.handle === "item-saved")!.lastFiredAt!);
+    // Stamped by the first firing; the next two, within the minute, wrote nothing.
+    expect(lastFiredAt).toBeGreaterThanOrEqual(startedAt);
+    expect(lastFiredAt).toBeLessThanOrEqual(firstFiredBy);
+    expect(after.flowTriggers.filter((trigger) => trigger.lastFiredAt !== null)).toHaveLength(1);
   });
 });

@@ -87,6 +87,21 @@ export async function flowTriggerInUse(shop: string, handle: string): Promise<bo
   return (await readShopState(shop)).flowTriggersInUse.has(handle);
 }
 
+/** Stamps the trigger's last firing for the shop (the row exists: triggers fire only when reported in use). */
+export async function storeFlowTriggerFired(shop: string, handle: string, firedAt: Date): Promise<void> {
+  await prisma.flowTriggerUse.updateMany({ where: { shopDomain: shop, handle }, data: { lastFiredAt: firedAt } });
+}
+
+/** What Flow last reported of each trigger of the shop, and when each last fired (the setup page). */
+export async function flowTriggerReports(
+  shop: string,
+): Promise<{ handle: string; enabled: boolean; lastFiredAt: Date | null }[]> {
+  return prisma.flowTriggerUse.findMany({
+    where: { shopDomain: shop },
+    select: { handle: true, enabled: true, lastFiredAt: true },
+  });
+}
+
 /**
  * Records what a Flow lifecycle callback reported. Flow says a newer report wins and an older one
  * is ignored; every instance sees the change at once through the shop version.

@@ -1,7 +1,8 @@
 import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { storeFlowTriggerUse } from "~/services/installs/shop-state.server";
+import { registerProcessCache } from "~/lib/process-caches.server";
+import { flowTriggerReports, storeFlowTriggerFired, storeFlowTriggerUse } from "~/services/installs/shop-state.server";
 
 /** The handles of extensions/flow-*; each payload below carries exactly the fields its TOML declares. */
 export const FLOW_TRIGGER_HANDLES = {
@@ -59,6 +60,7 @@ const THROTTLED_PAUSE_MS = 1_000;
  * is PLATFORM_UPSTREAM_ERROR, for the caller to log.
  */
 export async function fireFlowTrigger(
+  shop: string,
   admin: AdminGraphqlClient,
   handle: FlowTriggerHandle,
   payload: Record<string, unknown>,
@@ -76,6 +78,7 @@ export async function fireFlowTrigger(
           cause: new Error(errors.map((error) => error.message).join("; ")),
         });
       }
+      await noteFired(shop, handle);
       return;
     } catch (error) {
       if (!(error instanceof ServiceError && error.code === "RATE_LIMITED") || attempt >= THROTTLED_ATTEMPTS)
@@ -83,4 +86,55 @@ export async function fireFlowTrigger(
       await new Promise((resolve) => setTimeout(resolve, THROTTLED_PAUSE_MS * attempt));
     }
   }
+}
+
+/** "Last fired" is shown to the minute; a fan-out of thousands must not write a row per trigger. */
+const LAST_FIRED_WRITE_INTERVAL_MS = 60_000;
+const MAX_LAST_FIRED_KEYS = 30_000;
+/** shop|handle → when this process last wrote lastFiredAt. */
+const lastFiredWrites = new Map<string, number>();
+registerProcessCache(() => lastFiredWrites.clear());
+
+/** Stamps lastFiredAt at most once a minute per shop and trigger; a failed stamp never fails the firing. */
+async function noteFired(shop: string, handle: FlowTriggerHandle): Promise<void> {
+  const key = `${shop}|${handle}`;
+  const now = Date.now();
+  const written = lastFiredWrites.get(key);
+  if (written !== undefined && now - written < LAST_FIRED_WRITE_INTERVAL_MS) return;
+  lastFiredWrites.delete(key);
+  if (lastFiredWrites.size >= MAX_LAST_FIRED_KEYS) lastFiredWrites.delete(lastFiredWrites.keys().next().value!);
+  lastFiredWrites.set(key, now);
+  await storeFlowTriggerFired(shop, handle, new Date(now)).catch((error: unknown) =>
+    console.error(`[reach] could not record the last firing of ${handle} for ${shop}`, error),
+  );
+}
+
+const TRIGGER_NAMES: Record<FlowTriggerHandle, string> = {
+  [FLOW_TRIGGER_HANDLES.itemSaved]: "Item saved",
+  [FLOW_TRIGGER_HANDLES.priceDropped]: "Saved item price dropped",
+  [FLOW_TRIGGER_HANDLES.backInStock]: "Saved item back in stock",
+};
+
+export interface FlowTriggerStatus {
+  handle: FlowTriggerHandle;
+  /** As in extensions/flow-<handle>/shopify.extension.toml, the name merchants pick in Flow. */
+  name: string;
+  /** Whether Flow last reported an enabled workflow starting with it. */
+  inUse: boolean;
+  /** ISO time of the last firing (to the minute), or null when never. */
+  lastFiredAt: string | null;
+}
+
+/** The setup page's list: every trigger the app declares, in the order of the docs. */
+export async function flowTriggerStatuses(shop: string): Promise<FlowTriggerStatus[]> {
+  const reports = new Map((await flowTriggerReports(shop)).map((report) => [report.handle, report]));
+  return Object.values(FLOW_TRIGGER_HANDLES).map((handle) => {
+    const report = reports.get(handle);
+    return {
+      handle,
+      name: TRIGGER_NAMES[handle],
+      inUse: report?.enabled ?? false,
+      lastFiredAt: report?.lastFiredAt?.toISOString() ?? null,
+    };
+  });
 }

@@ -30,7 +30,7 @@ export function fireItemSavedAfterAnswer(
     for (const { item } of saved) {
       const productId = numericIdOf(item.entityGid);
       if (productId === undefined) continue;
-      await fireFlowTrigger(caller.admin, FLOW_TRIGGER_HANDLES.itemSaved, {
+      await fireFlowTrigger(caller.shop, caller.admin, FLOW_TRIGGER_HANDLES.itemSaved, {
         customer_id: customerId,
         product_id: productId,
         "Variant ID": "",

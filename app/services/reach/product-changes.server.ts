@@ -172,7 +172,7 @@ async function fanOutAfterAnswer(
   const inUse = await Promise.all(changes.map((change) => flowTriggerInUse(shop, change.trigger)));
   const listened = changes.filter((_, index) => inUse[index]);
   if (listened.length === 0) return;
-  runAfterAnswer(`reach fan-out of ${delivery} for ${shop}`, () => notifySavers(admin, productGid, listened));
+  runAfterAnswer(`reach fan-out of ${delivery} for ${shop}`, () => notifySavers(shop, admin, productGid, listened));
 }
 
 const FIND_SAVERS = `#graphql
@@ -214,7 +214,12 @@ async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promi
  * that variant; one who saved the product hears once per trigger, of its first changed variant;
  * two lists holding the same item are one customer.
  */
-async function notifySavers(admin: AdminGraphqlClient, productGid: string, changes: VariantChange[]): Promise<void> {
+async function notifySavers(
+  shop: string,
+  admin: AdminGraphqlClient,
+  productGid: string,
+  changes: VariantChange[],
+): Promise<void> {
   const productId = numericIdOf(productGid)!;
   const fired = new Set<string>();
   const productSavers = await activeSavers(admin, productGid);
@@ -225,7 +230,7 @@ async function notifySavers(admin: AdminGraphqlClient, productGid: string, chang
       const once = `${change.trigger}|${customerGid}|${productSavers.has(customerGid) ? productGid : change.variantGid}`;
       if (customerId === undefined || fired.has(once)) continue;
       fired.add(once);
-      await fireFlowTrigger(admin, change.trigger, {
+      await fireFlowTrigger(shop, admin, change.trigger, {
         customer_id: customerId,
         product_id: productId,
         "Variant ID": change.variantGid,

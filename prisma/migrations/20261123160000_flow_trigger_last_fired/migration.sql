@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "FlowTriggerUse" ADD COLUMN     "lastFiredAt" TIMESTAMP(3);
