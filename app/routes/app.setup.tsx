@@ -60,6 +60,9 @@ function ChannelSection({ title, intro, guide }: { title: string; intro: string;
   );
 }
 
+/** In UTC, so the server's render and the browser's hydration print the same text. */
+const firedAt = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+
 type FlowTriggers = ReturnType<typeof useLoaderData<typeof loader>>["flowTriggers"];
 
 function FlowSection({ triggers, flowUrl }: { triggers: FlowTriggers; flowUrl: string }) {
@@ -77,7 +80,7 @@ function FlowSection({ triggers, flowUrl }: { triggers: FlowTriggers; flowUrl: s
             </Text>
             <Text as="p" tone="subdued">
               {`${trigger.inUse ? "Used by a workflow" : "No workflow uses it"} · ${
-                trigger.lastFiredAt ? `last fired ${new Date(trigger.lastFiredAt).toLocaleString()}` : "never fired"
+                trigger.lastFiredAt ? `last fired ${firedAt(trigger.lastFiredAt)}` : "never fired"
               }`}
             </Text>
           </BlockStack>
