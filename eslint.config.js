@@ -15,6 +15,7 @@ export default tseslint.config(
       "tests/.artifacts/",
       "extensions/saved-items-theme/assets/",
       "extensions/*/dist/",
+      "extensions/*/shopify.d.ts",
     ],
   },
   js.configs.recommended,
