@@ -11,6 +11,7 @@ import {
   LockUnavailableError,
   type Coordinator,
 } from "~/lib/coordination/coordinator.server";
+import { clock } from "~/lib/clock";
 import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coordination/redis-coordinator.server";
 import { describeCoordinatorContract } from "./contract";
 import { createRelay } from "../support/relay";
@@ -193,6 +194,22 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const key = randomUUID();
       await a.bumpVersion(key);
       expect(await b.readVersions([key])).toEqual([1]);
+    });
+  });
+
+  describe("failures that are not Redis's", () => {
+    test("the app's own code failing inside a command leaves Redis in use for the next call", async () => {
+      const coordinator = instance();
+      const key = randomUUID();
+      await coordinator.bumpVersion(key);
+      vi.spyOn(console, "warn").mockImplementation(() => {});
+      vi.spyOn(clock, "now").mockImplementationOnce(() => {
+        throw new Error("a bug in the caller");
+      });
+      // The bucket's script reads the clock: it fails before reaching Redis, and counts locally.
+      expect(await coordinator.takeTokens(key, { capacity: 1, refillPerSecond: 1 })).toEqual({ allowed: true });
+      await coordinator.bumpVersion(key);
+      expect(await coordinator.readVersions([key])).toEqual([2]);
     });
   });
 

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import { CoordinatorUnavailableError } from "./coordinator.server";
 
 export interface RedisLinkOptions {
@@ -33,6 +33,9 @@ export interface RedisLink {
 
 /** How often a down link tries onConnected again when no reconnection prompts it. */
 const PROBE_INTERVAL_MS = 1_000;
+/** What ioredis and the socket say when a command could not reach Redis or its answer never came. */
+const CONNECTION_FAILURE =
+  /Command timed out|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND/;
 /** Reconnection backoff cap: Redis is used again within about a second of coming back. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
@@ -98,10 +101,22 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
   // Its failures show on the command connection too; listening keeps ioredis from printing each one.
   subscriber.on("error", () => {});
 
+  /**
+   * Whether a failed command says Redis cannot be used: a refusal Redis answered (READONLY after a
+   * failover, OOM) or a connection that is not ready, timed out or closed. A failure of the app's
+   * own code inside the command (a bug, a fault a test injects) says nothing about Redis: marking
+   * it down for that would refuse every write until the next probe.
+   */
+  function redisFailed(error: unknown): boolean {
+    if (error instanceof ReplyError || client.status !== "ready") return true;
+    return CONNECTION_FAILURE.test(error instanceof Error ? error.message : String(error));
+  }
+
   async function attempt<T>(command: (client: Redis) => Promise<T>): Promise<T> {
     try {
       return await command(client);
     } catch (error) {
+      if (!redisFailed(error)) throw error;
       markDown(error);
       throw new CoordinatorUnavailableError(`Redis did not answer: ${describe(error)}`, { cause: error });
     }
