@@ -20,7 +20,7 @@ import express, {
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
-import { appEntryOf, routePatternsOf, type AppEntry } from "./app-build";
+import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
 import type { ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
 
@@ -385,14 +385,18 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   // 5. Whatever the embedding adds (the sandbox's storefront), then the app.
   for (const handler of options.beforeApp ?? []) app.use(handler);
-  app.all(
-    "*",
+  const remixHandler = (routesOf: ServerBuild) =>
     createRequestHandler({
-      build,
+      build: routesOf,
       mode: "production",
       getLoadContext: (_req, res) => res.locals.loadContext as AppLoadContext,
-    }),
-  );
+    });
+  const wholeApp = remixHandler(build);
+  const bySegment = new Map([...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, remixHandler(narrowed)]));
+  app.all("*", (req, res, next) => {
+    const segment = firstSegmentOf(req.path);
+    return ((segment !== undefined && bySegment.get(segment)) || wholeApp)(req, res, next);
+  });
 
   const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const state = stateOf(res);
