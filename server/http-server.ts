@@ -19,7 +19,7 @@ import express, {
 } from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
-import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
+import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
 import type { ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
@@ -96,7 +96,7 @@ const secondsText = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 export function createAppServer(options: AppServerOptions): AppServer {
   const { build, config } = options;
   const entry: AppEntry = appEntryOf(build);
-  const writeLine = options.writeLine ?? ((line: string) => void process.stdout.write(line));
+  const writeLine = options.writeLine ?? batchedLineWriter((text) => void process.stdout.write(text));
   const log = (level: LogLevel, msg: string, fields: LogFields = {}) => writeLine(formatLogLine(level, msg, fields));
   const routeLabels = new RouteLabels(routePatternsOf(build));
   let draining = false;

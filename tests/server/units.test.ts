@@ -1,7 +1,7 @@
 // The server's pure parts: configuration, route labels, request ids, redaction.
 import { describe, expect, test } from "vitest";
 import { errorFields, redactSecrets } from "~/lib/json-log";
-import { methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "../../server/access-log";
+import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "../../server/access-log";
 import { loadServerConfig, ServerConfigError } from "../../server/config";
 
 describe("loadServerConfig", () => {
@@ -120,6 +120,50 @@ describe("request ids and labels", () => {
     expect(normaliseAddress("::1")).toBe("::1");
     expect(methodLabel("PATCH")).toBe("PATCH");
     expect(methodLabel("PROPFIND")).toBe("other");
+  });
+});
+
+describe("batchedLineWriter", () => {
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  test("the lines of one turn of the event loop go out in one write, at its end", async () => {
+    const writes: string[] = [];
+    const writeLine = batchedLineWriter(
+      (text) => writes.push(text),
+      () => {},
+    );
+    writeLine("a\n");
+    writeLine("b\n");
+    expect(writes).toEqual([]);
+    await turn();
+    expect(writes).toEqual(["a\nb\n"]);
+    writeLine("c\n");
+    await turn();
+    expect(writes).toEqual(["a\nb\n", "c\n"]);
+  });
+
+  test("a turn that writes many lines writes them in bounded batches", async () => {
+    const writes: string[] = [];
+    const writeLine = batchedLineWriter(
+      (text) => writes.push(text),
+      () => {},
+    );
+    for (let i = 0; i < 600; i++) writeLine(`${i}\n`);
+    expect(writes.map((text) => text.split("\n").length - 1)).toEqual([256, 256]);
+    await turn();
+    expect(writes.join("").split("\n").length - 1).toBe(600);
+  });
+
+  test("what is pending is written when the process exits", () => {
+    const writes: string[] = [];
+    let exit = () => {};
+    const writeLine = batchedLineWriter(
+      (text) => writes.push(text),
+      (flush) => (exit = flush),
+    );
+    writeLine("last words\n");
+    exit();
+    expect(writes).toEqual(["last words\n"]);
   });
 });
 
