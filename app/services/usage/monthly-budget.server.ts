@@ -1,3 +1,4 @@
+import { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
@@ -26,52 +27,52 @@ export function customerShare(plan: Plan): number {
 
 const customerScope = (shop: string, customerGid: string) => `${shop}\n${customerGid}`;
 
-/** UsageCounter rows (one per shop and month) as a quota counter; the shop's record must exist. */
-const shopCounter: QuotaCounter = {
-  async take(shop, period, desired, limit) {
-    await prisma.$executeRaw`
-      INSERT INTO "UsageCounter" ("shopDomain", "period", "count") VALUES (${shop}, ${period}, 0) ON CONFLICT DO NOTHING`;
-    const rows = await prisma.$queryRaw<{ taken: number }[]>`
-      WITH prev AS (
-        SELECT "count" FROM "UsageCounter" WHERE "shopDomain" = ${shop} AND "period" = ${period} FOR UPDATE
-      )
-      UPDATE "UsageCounter" AS u SET "count" = LEAST(u."count" + ${desired}, ${limit})
-      FROM prev WHERE u."shopDomain" = ${shop} AND u."period" = ${period} AND u."count" < ${limit}
-      RETURNING (u."count" - prev."count")::int AS taken`;
-    return rows[0]?.taken ?? 0;
-  },
-  async give(shop, period, units) {
-    await prisma.$executeRaw`
-      UPDATE "UsageCounter" SET "count" = GREATEST("count" - ${units}, 0)
-      WHERE "shopDomain" = ${shop} AND "period" = ${period}`;
-  },
-};
+/**
+ * A table of monthly counts (a row per scope and period) as a quota counter. A take is one
+ * statement: the row locked, raised by what is left under the limit, and what it rose by returned;
+ * only a scope's first take of a month finds no row and inserts it (a concurrent insert makes it
+ * try again).
+ */
+function tableCounter(table: "UsageCounter" | "CustomerUsage", keysOf: (scope: string) => string[]): QuotaCounter {
+  const columns = table === "UsageCounter" ? ["shopDomain"] : ["shopDomain", "customerGid"];
+  const where = (keys: string[], period: string, alias = "") =>
+    Prisma.join(
+      [...columns, "period"].map(
+        (column, i) => Prisma.sql`${Prisma.raw(`${alias}"${column}"`)} = ${[...keys, period][i]}`,
+      ),
+      " AND ",
+    );
+  const name = Prisma.raw(`"${table}"`);
+  return {
+    async take(scope, period, desired, limit) {
+      const keys = keysOf(scope);
+      for (;;) {
+        const [row] = await prisma.$queryRaw<{ found: boolean; taken: number | null }[]>`
+          WITH prev AS (SELECT "count" FROM ${name} WHERE ${where(keys, period)} FOR UPDATE),
+          raised AS (
+            UPDATE ${name} AS u SET "count" = LEAST(u."count" + ${desired}, ${limit})
+            FROM prev WHERE ${where(keys, period, "u.")} AND u."count" < ${limit}
+            RETURNING (u."count" - prev."count")::int AS taken
+          )
+          SELECT EXISTS (SELECT 1 FROM prev) AS found, (SELECT taken FROM raised) AS taken`;
+        if (row?.found) return row.taken ?? 0;
+        const inserted = await prisma.$queryRaw<{ taken: number }[]>`
+          INSERT INTO ${name} (${Prisma.raw([...columns, "period", "count"].map((c) => `"${c}"`).join(", "))})
+          VALUES (${Prisma.join([...keys, period, Math.min(desired, limit)])})
+          ON CONFLICT DO NOTHING RETURNING "count" AS taken`;
+        if (inserted[0]) return inserted[0].taken;
+      }
+    },
+    async give(scope, period, units) {
+      await prisma.$executeRaw`
+        UPDATE ${name} SET "count" = GREATEST("count" - ${units}, 0) WHERE ${where(keysOf(scope), period)}`;
+    },
+  };
+}
 
-/** CustomerUsage rows (one per customer of a shop and month) as a quota counter. */
-const customerCounter: QuotaCounter = {
-  async take(scope, period, desired, limit) {
-    const [shop, customerGid] = scope.split("\n") as [string, string];
-    await prisma.$executeRaw`
-      INSERT INTO "CustomerUsage" ("shopDomain", "customerGid", "period", "count")
-      VALUES (${shop}, ${customerGid}, ${period}, 0) ON CONFLICT DO NOTHING`;
-    const rows = await prisma.$queryRaw<{ taken: number }[]>`
-      WITH prev AS (
-        SELECT "count" FROM "CustomerUsage"
-        WHERE "shopDomain" = ${shop} AND "customerGid" = ${customerGid} AND "period" = ${period} FOR UPDATE
-      )
-      UPDATE "CustomerUsage" AS u SET "count" = LEAST(u."count" + ${desired}, ${limit})
-      FROM prev WHERE u."shopDomain" = ${shop} AND u."customerGid" = ${customerGid} AND u."period" = ${period}
-        AND u."count" < ${limit}
-      RETURNING (u."count" - prev."count")::int AS taken`;
-    return rows[0]?.taken ?? 0;
-  },
-  async give(scope, period, units) {
-    const [shop, customerGid] = scope.split("\n") as [string, string];
-    await prisma.$executeRaw`
-      UPDATE "CustomerUsage" SET "count" = GREATEST("count" - ${units}, 0)
-      WHERE "shopDomain" = ${shop} AND "customerGid" = ${customerGid} AND "period" = ${period}`;
-  },
-};
+/** The shop's counter (its Shop record must exist) and each customer's, per month. */
+const shopCounter = tableCounter("UsageCounter", (shop) => [shop]);
+const customerCounter = tableCounter("CustomerUsage", (scope) => scope.split("\n"));
 
 // Blocks of about 1% of a shop's budget (at most 50) and 10% of a customer's share (at most 10):
 // a database write per block, not per request, and little left stranded in another instance.
