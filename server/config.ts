@@ -1,5 +1,22 @@
 import { z } from "zod";
 
+/**
+ * The node flags the server runs with (`npm start` passes them; the sandbox and the tests start
+ * build/server.js with them too). The request scope is an AsyncLocalStorage, which Node 22 backs
+ * with a promise hook that runs for every promise, unless it is backed by async context frames
+ * (the default from Node 24): a tenth of an is-saved's CPU.
+ */
+export const SERVER_NODE_FLAGS = ["--experimental-async-context-frame"] as const;
+
+/** The SERVER_NODE_FLAGS this process was started without (on its command line or in NODE_OPTIONS). */
+export function missingNodeFlags(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? "",
+): string[] {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)]);
+  return SERVER_NODE_FLAGS.filter((flag) => !given.has(flag));
+}
+
 /** The HTTP server's own settings (the app validates its own in app/config/env.server.ts). */
 export interface ServerConfig {
   port: number;

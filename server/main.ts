@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { errorFields, redactSecrets, writeLog } from "../app/lib/json-log";
-import { loadServerConfig, ServerConfigError } from "./config";
+import { loadServerConfig, missingNodeFlags, ServerConfigError } from "./config";
 import { createAppServer, exitOnSignals } from "./http-server";
 
 process.on("uncaughtException", (error) => {
@@ -42,5 +42,12 @@ try {
 }
 
 const appServer = createAppServer({ build, clientDir: path.join(buildDir, "client"), config });
+const missingFlags = missingNodeFlags();
+if (missingFlags.length > 0) {
+  appServer.log("warn", "started without the server's node flags; every request costs more CPU", {
+    missing: missingFlags.join(" "),
+    fix: "start with npm start, or pass them to node",
+  });
+}
 exitOnSignals(appServer);
 await appServer.listen();

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_FLAGS } from "../../server/config";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
 
@@ -23,7 +24,7 @@ export async function startAppInstance(
   prefixed: boolean,
 ): Promise<RunningInstance> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, "tests/sandbox/instance.mjs")], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(repoRoot, "tests/sandbox/instance.mjs")], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["pipe", "pipe", "pipe"],

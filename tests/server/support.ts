@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, inject } from "vitest";
-import { loadServerConfig } from "../../server/config";
+import { loadServerConfig, SERVER_NODE_FLAGS } from "../../server/config";
 import { createAppServer, type AppServer } from "../../server/http-server";
 import { createTestDatabase } from "../setup/database";
 import { withBuildLock } from "../sandbox/build-lock";
@@ -182,7 +182,7 @@ export async function startBuiltServer(
         env: childEnv({ PORT: String(port), ...env }),
         stdio: ["ignore", "pipe", "pipe"],
       })
-    : spawn(process.execPath, [path.join(dir, "server.js")], {
+    : spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(dir, "server.js")], {
         cwd: repoRoot,
         env: childEnv({ PORT: String(port), ...env }),
         stdio: ["ignore", "pipe", "pipe"],

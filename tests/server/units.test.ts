@@ -1,8 +1,10 @@
 // The server's pure parts: configuration, route labels, request ids, redaction.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { errorFields, redactSecrets } from "~/lib/json-log";
 import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "../../server/access-log";
-import { loadServerConfig, ServerConfigError } from "../../server/config";
+import { loadServerConfig, missingNodeFlags, SERVER_NODE_FLAGS, ServerConfigError } from "../../server/config";
 
 describe("loadServerConfig", () => {
   test("defaults: port 3000 on every interface, 1024 connections, 10 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
@@ -120,6 +122,21 @@ describe("request ids and labels", () => {
     expect(normaliseAddress("::1")).toBe("::1");
     expect(methodLabel("PATCH")).toBe("PATCH");
     expect(methodLabel("PROPFIND")).toBe("other");
+  });
+});
+
+describe("the server's node flags", () => {
+  test("npm start passes every one of them to node", () => {
+    const start = JSON.parse(readFileSync(path.join(import.meta.dirname, "../../package.json"), "utf8")).scripts
+      .start as string;
+    const nodeArgs = start.split(/\s+/).slice(start.split(/\s+/).indexOf("node") + 1);
+    expect(nodeArgs).toEqual([...SERVER_NODE_FLAGS, "build/server.js"]);
+  });
+
+  test("missingNodeFlags reads the command line and NODE_OPTIONS", () => {
+    expect(missingNodeFlags([], "")).toEqual([...SERVER_NODE_FLAGS]);
+    expect(missingNodeFlags([...SERVER_NODE_FLAGS], "")).toEqual([]);
+    expect(missingNodeFlags([], ` --max-old-space-size=512 ${SERVER_NODE_FLAGS.join(" ")}`)).toEqual([]);
   });
 });
 
