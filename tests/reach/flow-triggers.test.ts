@@ -90,6 +90,78 @@ describe("Item saved", () => {
     expect(fired(shop).map((trigger) => trigger.payload.product_id)).toEqual([3, 2]);
   });
 
+  describe("for a variant", () => {
+    const variantReads = (shop: string) =>
+      emulator.requests.filter((request) => request.shop === shop && /VariantProducts/.test(request.query ?? ""));
+    const catalogue = (shop: string) =>
+      emulator.addProducts(shop, [
+        {
+          id: PRODUCT,
+          title: "Linen shirt",
+          totalInventory: 5,
+          variants: [VARIANT, OTHER_VARIANT].map((id) => ({ id, title: "M", price: "50.00", availableForSale: true })),
+        },
+      ]);
+
+    test("fires with the variant's product and the variant; a batch's variants are read in one request", async () => {
+      const shop = await listening(await givenShop({ plan: "starter" }));
+      catalogue(shop);
+      await save("1001", { entityType: "variant", entityGid: VARIANT });
+      await afterAnswerSettled();
+      expect(fired(shop)).toEqual([
+        {
+          handle: "item-saved",
+          payload: { customer_id: 1001, product_id: 1, "Variant ID": VARIANT, "List name": "wishlist" },
+        },
+      ]);
+
+      const operations = [OTHER_VARIANT, "gid://shopify/Product/2", VARIANT].map((entityGid) => ({
+        action: "save",
+        ...aSaveRequest({
+          entityGid,
+          context: "gifts",
+          entityType: entityGid.includes("Variant") ? "variant" : "product",
+        }),
+      }));
+      expect((await callProxy("/proxy/api/batch", { body: { operations } })).status).toBe(200);
+      await afterAnswerSettled();
+      expect(
+        fired(shop)
+          .slice(1)
+          .map((trigger) => [trigger.payload.product_id, trigger.payload["Variant ID"]]),
+      ).toEqual([
+        [1, OTHER_VARIANT],
+        [2, ""],
+        [1, VARIANT],
+      ]);
+      expect(variantReads(shop)).toHaveLength(2);
+      expect(emulator.schemaViolations).toEqual([]);
+    });
+
+    test("without a workflow using the trigger, the variant's product is not read", async () => {
+      const shop = await givenShop({ plan: "starter" });
+      catalogue(shop);
+      await save("1001", { entityType: "variant", entityGid: VARIANT });
+      await afterAnswerSettled();
+      expect(variantReads(shop)).toEqual([]);
+      expect(fired(shop)).toEqual([]);
+    });
+
+    test("a variant deleted since fires nothing, and the batch's other saves still fire", async () => {
+      const shop = await listening(await givenShop({ plan: "starter" }));
+      const errors = vi.spyOn(console, "error");
+      const operations = [
+        { action: "save", ...aSaveRequest({ entityType: "variant", entityGid: "gid://shopify/ProductVariant/99" }) },
+        { action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/2" }) },
+      ];
+      expect((await callProxy("/proxy/api/batch", { body: { operations } })).status).toBe(200);
+      await afterAnswerSettled();
+      expect(fired(shop).map((trigger) => trigger.payload.product_id)).toEqual([2]);
+      expect(variantReads(shop)).toHaveLength(1);
+      expect(errors).not.toHaveBeenCalled();
+    });
+  });
+
   test("Flow failing is logged and never fails the save", async () => {
     const shop = await listening(await givenShop({ plan: "starter" }));
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
