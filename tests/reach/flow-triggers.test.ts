@@ -256,6 +256,83 @@ describe("products/update → price dropped and back in stock", () => {
   });
 });
 
+describe("a fan-out cut short resumes", () => {
+  /** Four savers of the product or its variant, told in customer order; only price drops listened to. */
+  async function givenFourSavers() {
+    const shop = await listening(await givenShop({ plan: "starter" }), ["saved-item-price-dropped"]);
+    await save("1001");
+    await save("1002", { entityType: "variant", entityGid: VARIANT });
+    await save("1003");
+    await save("1004", { entityType: "variant", entityGid: VARIANT });
+    await afterAnswerSettled();
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])(); // the baseline
+    return shop;
+  }
+
+  const toldCustomers = (shop: string) => fired(shop).map((trigger) => trigger.payload.customer_id);
+  const nothingChanged = (shop: string) => productUpdate(shop, [{ id: VARIANT, price: "80.00" }]);
+
+  /** Moves the app's clock past the retry delay of a failed run (30 s). */
+  function laterBy(ms: number) {
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => realNow() + ms);
+  }
+
+  test("throttled after the first customer: the next delivery after the retry delay tells the rest, each once", async () => {
+    const shop = await givenFourSavers();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // The second customer's trigger is throttled through every retry: the platform ran none of them.
+    emulator.injectFault({
+      kind: "throttled",
+      api: "admin",
+      operationName: "SavedItemsFlowTrigger",
+      skip: 1,
+      times: 9,
+    });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    expect(toldCustomers(shop)).toEqual([1001]);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("fan-out"), expect.anything());
+
+    await nothingChanged(shop)(); // too soon: the failed run's retry waits
+    expect(toldCustomers(shop)).toEqual([1001]);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+    expect(fired(shop).every((trigger) => trigger.payload["Old price"] === 100)).toBe(true);
+    await nothingChanged(shop)(); // finished: nothing is left to resume
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+  });
+
+  test("a resumed fan-out tells nobody of a trigger whose workflow was turned off meanwhile", async () => {
+    const shop = await listening(await givenFourSavers(), ["saved-item-back-in-stock"]);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger", skip: 1 });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    await listening(shop, ["saved-item-price-dropped"], false);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    await listening(shop, ["saved-item-price-dropped"]);
+    await nothingChanged(shop)(); // the resumed run finished the fan-out: nothing is left
+    expect(toldCustomers(shop)).toEqual([1001]);
+  });
+
+  test("a failure that may have reached Flow counts as told: the rest hear once, that customer not again", async () => {
+    const shop = await givenFourSavers();
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger", skip: 1 });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    expect(toldCustomers(shop)).toEqual([1001]);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    await nothingChanged(shop)();
+    expect(toldCustomers(shop)).toEqual([1001, 1003, 1004]);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+});
+
 describe("inventory_levels/update → back in stock", () => {
   const INVENTORY_ITEM = "gid://shopify/InventoryItem/111";
 
