@@ -117,9 +117,14 @@ async function runFanOut(shop: string, webhookId: string, admin: AdminGraphqlCli
       if (!listened.has(entry.change.trigger)) continue;
       if (isAfter(entry.position, claimed)) {
         claimed = plan[Math.min(index + CLAIM_BLOCK, plan.length) - 1]!.position;
+        // The claim renews the lease too, so a long run is not taken over while it is alive.
         await prisma.reachFanOut.update({
           where,
-          data: { doneChange: claimed.change, doneCustomer: claimed.customer },
+          data: {
+            doneChange: claimed.change,
+            doneCustomer: claimed.customer,
+            runAfter: new Date(Date.now() + LEASE_MS),
+          },
         });
       }
       try {
