@@ -14,8 +14,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     plan: plan.key,
     ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }),
     flowTriggers: await flowTriggerStatuses(shop),
-    // Flow in the shop's admin. A deep link into a ready-made workflow needs a flow_template
-    // extension (an exported .flow file, reviewed by the platform), which the app does not ship yet.
+    // Flow in the shop's admin: the one documented link. A template's deep link needs a released
+    // flow_template (a .flow exported from the Flow editor) and has no documented URL form; neither
+    // has pre-selecting a trigger (docs/reach.md, "Flow templates: not shipped, and why").
     flowUrl: `https://${shop}/admin/apps/flow`,
   };
 };

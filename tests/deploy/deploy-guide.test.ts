@@ -1,6 +1,7 @@
-// docs/deploy.md repeats a few facts the code owns (the plan table, the variables, the scopes); these
-// tests keep the copies equal to their sources.
-import { readFileSync } from "node:fs";
+// docs/deploy.md, docs/merchants.md and the README repeat facts the code owns (the plan table, the
+// variables, the scopes, the webhooks, the extensions); these tests keep the copies equal to their
+// sources.
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
@@ -11,15 +12,34 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const guide = read("docs/deploy.md");
 const envExample = read(".env.example");
-const appToml = parse(read("shopify.app.toml")) as { access_scopes: { scopes: string } };
+const readme = read("README.md");
+const merchants = read("docs/merchants.md");
+const appToml = parse(read("shopify.app.toml")) as {
+  access_scopes: { scopes: string };
+  webhooks: { subscriptions: { topics?: string[]; compliance_topics?: string[]; uri: string }[] };
+};
 
-/** The cells of the guide's table rows whose first cell is a `code` value, keyed by that value. */
-function tableRows(firstHeader: string): Map<string, string[]> {
+/** Every topic the app subscribes to, with the path it is delivered to. */
+const webhookPaths = new Map(
+  appToml.webhooks.subscriptions.flatMap((subscription) =>
+    [...(subscription.topics ?? []), ...(subscription.compliance_topics ?? [])].map(
+      (topic) => [topic, subscription.uri] as const,
+    ),
+  ),
+);
+
+/** The directories under extensions/ that the CLI deploys (those with a TOML). */
+const extensionDirectories = readdirSync(path.join(ROOT, "extensions")).filter((dir) =>
+  statSync(path.join(ROOT, "extensions", dir, "shopify.extension.toml"), { throwIfNoEntry: false })?.isFile(),
+);
+
+/** The cells of a document's table rows whose first cell is a `code` value, keyed by that value. */
+function tableRows(firstHeader: string, document = guide): Map<string, string[]> {
   // Prettier pads table cells, so the header is found by its first cell's text alone.
-  const start = guide.search(new RegExp(`^\\| ${firstHeader} +\\|`, "m"));
+  const start = document.search(new RegExp(`^\\| ${firstHeader} +\\|`, "m"));
   expect(start, `a table headed "${firstHeader}"`).toBeGreaterThanOrEqual(0);
   const rows = new Map<string, string[]>();
-  for (const line of guide.slice(start).split("\n").slice(2)) {
+  for (const line of document.slice(start).split("\n").slice(2)) {
     if (!line.startsWith("|")) break;
     const cells = line
       .split("|")
@@ -73,9 +93,40 @@ describe("docs/deploy.md", () => {
     expect(normaliseScopes(envExampleVariables().get("SCOPES")!)).toBe(scopes);
   });
 
+  test("names every webhook topic of shopify.app.toml", () => {
+    for (const topic of webhookPaths.keys()) expect(guide, topic).toContain(`\`${topic}\``);
+  });
+
   test("keeps secrets out of .env.example", () => {
     for (const secret of ["SHOPIFY_API_SECRET", "DIRECT_API_JWT_SECRET", "METRICS_TOKEN"]) {
       expect(envExampleVariables().get(secret), secret).toBe("");
     }
+  });
+});
+
+describe("README.md", () => {
+  test("lists exactly the scopes of shopify.app.toml, each with a reason", () => {
+    const rows = tableRows("Scope", readme);
+    expect([...rows.keys()].join(",")).toBe(normaliseScopes(appToml.access_scopes.scopes));
+    for (const [scope, [why]] of rows) expect(why, scope).not.toBe("");
+  });
+
+  test("lists exactly the webhook topics of shopify.app.toml, each with a reason", () => {
+    const rows = tableRows("Webhook topic", readme);
+    expect([...rows.keys()].sort()).toEqual([...webhookPaths.keys()].sort());
+    for (const [topic, [why]] of rows) expect(why, topic).not.toBe("");
+  });
+
+  test("lists exactly the extensions under extensions/, each with a reason", () => {
+    const rows = tableRows("Extension", readme);
+    expect([...rows.keys()].sort()).toEqual([...extensionDirectories].sort());
+    for (const [extension, [type, why]] of rows) expect([type, why], extension).not.toContain("");
+  });
+});
+
+describe("docs/merchants.md", () => {
+  test("gives every webhook topic of shopify.app.toml with the path it is delivered to", () => {
+    const rows = tableRows("Topic", merchants);
+    expect(new Map([...rows].map(([topic, [uri]]) => [topic, uri!.replace(/`/g, "")]))).toEqual(webhookPaths);
   });
 });

@@ -90,6 +90,78 @@ describe("Item saved", () => {
     expect(fired(shop).map((trigger) => trigger.payload.product_id)).toEqual([3, 2]);
   });
 
+  describe("for a variant", () => {
+    const variantReads = (shop: string) =>
+      emulator.requests.filter((request) => request.shop === shop && /VariantProducts/.test(request.query ?? ""));
+    const catalogue = (shop: string) =>
+      emulator.addProducts(shop, [
+        {
+          id: PRODUCT,
+          title: "Linen shirt",
+          totalInventory: 5,
+          variants: [VARIANT, OTHER_VARIANT].map((id) => ({ id, title: "M", price: "50.00", availableForSale: true })),
+        },
+      ]);
+
+    test("fires with the variant's product and the variant; a batch's variants are read in one request", async () => {
+      const shop = await listening(await givenShop({ plan: "starter" }));
+      catalogue(shop);
+      await save("1001", { entityType: "variant", entityGid: VARIANT });
+      await afterAnswerSettled();
+      expect(fired(shop)).toEqual([
+        {
+          handle: "item-saved",
+          payload: { customer_id: 1001, product_id: 1, "Variant ID": VARIANT, "List name": "wishlist" },
+        },
+      ]);
+
+      const operations = [OTHER_VARIANT, "gid://shopify/Product/2", VARIANT].map((entityGid) => ({
+        action: "save",
+        ...aSaveRequest({
+          entityGid,
+          context: "gifts",
+          entityType: entityGid.includes("Variant") ? "variant" : "product",
+        }),
+      }));
+      expect((await callProxy("/proxy/api/batch", { body: { operations } })).status).toBe(200);
+      await afterAnswerSettled();
+      expect(
+        fired(shop)
+          .slice(1)
+          .map((trigger) => [trigger.payload.product_id, trigger.payload["Variant ID"]]),
+      ).toEqual([
+        [1, OTHER_VARIANT],
+        [2, ""],
+        [1, VARIANT],
+      ]);
+      expect(variantReads(shop)).toHaveLength(2);
+      expect(emulator.schemaViolations).toEqual([]);
+    });
+
+    test("without a workflow using the trigger, the variant's product is not read", async () => {
+      const shop = await givenShop({ plan: "starter" });
+      catalogue(shop);
+      await save("1001", { entityType: "variant", entityGid: VARIANT });
+      await afterAnswerSettled();
+      expect(variantReads(shop)).toEqual([]);
+      expect(fired(shop)).toEqual([]);
+    });
+
+    test("a variant deleted since fires nothing, and the batch's other saves still fire", async () => {
+      const shop = await listening(await givenShop({ plan: "starter" }));
+      const errors = vi.spyOn(console, "error");
+      const operations = [
+        { action: "save", ...aSaveRequest({ entityType: "variant", entityGid: "gid://shopify/ProductVariant/99" }) },
+        { action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/2" }) },
+      ];
+      expect((await callProxy("/proxy/api/batch", { body: { operations } })).status).toBe(200);
+      await afterAnswerSettled();
+      expect(fired(shop).map((trigger) => trigger.payload.product_id)).toEqual([2]);
+      expect(variantReads(shop)).toHaveLength(1);
+      expect(errors).not.toHaveBeenCalled();
+    });
+  });
+
   test("Flow failing is logged and never fails the save", async () => {
     const shop = await listening(await givenShop({ plan: "starter" }));
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -181,6 +253,83 @@ describe("products/update → price dropped and back in stock", () => {
     const response = await sendToApp(signedWebhook("products/update", { shop, payload: { id: 1 } }));
     expect(response.status).toBe(200);
     expect(warnings).toHaveBeenCalled();
+  });
+});
+
+describe("a fan-out cut short resumes", () => {
+  /** Four savers of the product or its variant, told in customer order; only price drops listened to. */
+  async function givenFourSavers() {
+    const shop = await listening(await givenShop({ plan: "starter" }), ["saved-item-price-dropped"]);
+    await save("1001");
+    await save("1002", { entityType: "variant", entityGid: VARIANT });
+    await save("1003");
+    await save("1004", { entityType: "variant", entityGid: VARIANT });
+    await afterAnswerSettled();
+    await productUpdate(shop, [{ id: VARIANT, price: "100.00" }])(); // the baseline
+    return shop;
+  }
+
+  const toldCustomers = (shop: string) => fired(shop).map((trigger) => trigger.payload.customer_id);
+  const nothingChanged = (shop: string) => productUpdate(shop, [{ id: VARIANT, price: "80.00" }]);
+
+  /** Moves the app's clock past the retry delay of a failed run (30 s). */
+  function laterBy(ms: number) {
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => realNow() + ms);
+  }
+
+  test("throttled after the first customer: the next delivery after the retry delay tells the rest, each once", async () => {
+    const shop = await givenFourSavers();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // The second customer's trigger is throttled through every retry: the platform ran none of them.
+    emulator.injectFault({
+      kind: "throttled",
+      api: "admin",
+      operationName: "SavedItemsFlowTrigger",
+      skip: 1,
+      times: 9,
+    });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    expect(toldCustomers(shop)).toEqual([1001]);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("fan-out"), expect.anything());
+
+    await nothingChanged(shop)(); // too soon: the failed run's retry waits
+    expect(toldCustomers(shop)).toEqual([1001]);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+    expect(fired(shop).every((trigger) => trigger.payload["Old price"] === 100)).toBe(true);
+    await nothingChanged(shop)(); // finished: nothing is left to resume
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+  });
+
+  test("a resumed fan-out tells nobody of a trigger whose workflow was turned off meanwhile", async () => {
+    const shop = await listening(await givenFourSavers(), ["saved-item-back-in-stock"]);
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger", skip: 1 });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    await listening(shop, ["saved-item-price-dropped"], false);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    await listening(shop, ["saved-item-price-dropped"]);
+    await nothingChanged(shop)(); // the resumed run finished the fan-out: nothing is left
+    expect(toldCustomers(shop)).toEqual([1001]);
+  });
+
+  test("a failure that may have reached Flow counts as told: the rest hear once, that customer not again", async () => {
+    const shop = await givenFourSavers();
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsFlowTrigger", skip: 1 });
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    expect(toldCustomers(shop)).toEqual([1001]);
+
+    laterBy(31_000);
+    await nothingChanged(shop)();
+    await nothingChanged(shop)();
+    expect(toldCustomers(shop)).toEqual([1001, 1003, 1004]);
+    expect(emulator.schemaViolations).toEqual([]);
   });
 });
 

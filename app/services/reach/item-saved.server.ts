@@ -1,4 +1,5 @@
 import { runAfterAnswer } from "~/lib/after-answer.server";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import type { Caller } from "~/services/saved-items/caller";
 import type { SaveOperationResult } from "~/services/saved-items/schemas";
@@ -10,11 +11,36 @@ export interface SavedEntity {
   entityGid: string;
 }
 
+const VARIANT_GID = /^gid:\/\/shopify\/ProductVariant\/\d{1,20}$/;
+
+const VARIANT_PRODUCTS = `#graphql
+  query SavedItemsVariantProducts($ids: [ID!]!) {
+    nodes(ids: $ids) { id ... on ProductVariant { product { id } } }
+  }`;
+
 /**
- * The Item saved trigger for each change that left an item active (a save, or a toggle that
- * saved), once the caller has its answer; a failure is logged and never touches the save.
- * Only products fire: Flow's product_reference needs the product, which a variant save does not
- * name without one more platform read per save (docs/reach.md, open points).
+ * The product of each variant, in one request for a whole batch (at most MAX_BATCH_OPERATIONS
+ * ids, well under nodes(ids:)'s 250). A variant deleted since it was saved has no entry.
+ */
+async function productsOfVariants(
+  admin: AdminGraphqlClient,
+  variantGids: readonly string[],
+): Promise<Map<string, string>> {
+  if (variantGids.length === 0) return new Map();
+  const data = await runAdminGraphql<{ nodes: ({ id: string; product?: { id: string } } | null)[] }>(
+    admin,
+    VARIANT_PRODUCTS,
+    { ids: [...new Set(variantGids)] },
+  );
+  return new Map(data.nodes.flatMap((node) => (node?.product ? [[node.id, node.product.id] as const] : [])));
+}
+
+/**
+ * The Item saved trigger for each change that left a product or variant active (a save, or a
+ * toggle that saved), once the caller has its answer; a failure is logged and never touches the
+ * save. Flow's product_reference needs a product, which a variant save does not name: the
+ * variants' products are read then, in one request, and only while a workflow uses the trigger,
+ * so a shop without one still pays nothing per save.
  */
 export function fireItemSavedAfterAnswer(
   caller: Caller,
@@ -22,18 +48,29 @@ export function fireItemSavedAfterAnswer(
 ): void {
   if (!flowTriggersEnabled()) return;
   const customerId = numericIdOf(caller.customerGid);
-  const saved = changes.filter(({ item, result }) => result?.state === "active" && item.entityType === "product");
+  const saved = changes
+    .filter(({ result }) => result?.state === "active")
+    .map(({ item }) => item)
+    .filter(
+      (item) => item.entityType === "product" || (item.entityType === "variant" && VARIANT_GID.test(item.entityGid)),
+    );
   if (customerId === undefined || saved.length === 0) return;
   runAfterAnswer(`Flow ${FLOW_TRIGGER_HANDLES.itemSaved} for ${caller.shop}`, async () => {
     // A trigger no workflow starts with would cost the shop a platform request per save for nothing.
     if (!(await flowTriggerInUse(caller.shop, FLOW_TRIGGER_HANDLES.itemSaved))) return;
-    for (const { item } of saved) {
-      const productId = numericIdOf(item.entityGid);
+    const variantProducts = await productsOfVariants(
+      caller.admin,
+      saved.filter((item) => item.entityType === "variant").map((item) => item.entityGid),
+    );
+    for (const item of saved) {
+      const isVariant = item.entityType === "variant";
+      const productId = numericIdOf(isVariant ? (variantProducts.get(item.entityGid) ?? "") : item.entityGid);
       if (productId === undefined) continue;
       await fireFlowTrigger(caller.shop, caller.admin, FLOW_TRIGGER_HANDLES.itemSaved, {
         customer_id: customerId,
         product_id: productId,
-        "Variant ID": "",
+        // The GID, as the field's declaration says and as the other two triggers send it.
+        "Variant ID": isVariant ? item.entityGid : "",
         "List name": item.context,
       });
     }

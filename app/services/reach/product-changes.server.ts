@@ -1,16 +1,9 @@
 import { z } from "zod";
-import { runAfterAnswer } from "~/lib/after-answer.server";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
 import { flowTriggerInUse } from "~/services/installs/shop-state.server";
-import {
-  FLOW_TRIGGER_HANDLES,
-  fireFlowTrigger,
-  flowTriggersEnabled,
-  numericIdOf,
-  type FlowTriggerHandle,
-} from "./flow-triggers.server";
+import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
+import { FLOW_TRIGGER_HANDLES, flowTriggersEnabled, type FlowTriggerHandle } from "./flow-triggers.server";
 
 /**
  * products/update → Saved item price dropped and Saved item back in stock, and
@@ -53,8 +46,6 @@ export interface VariantChange {
 
 const WEBHOOK_ID_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const VARIANT_STATE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
-/** How many savers one webhook notifies at most (pages of 100). */
-const MAX_SAVER_PAGES = 20;
 
 /**
  * What changed for one variant against the last state seen; stores the new state (merged over the
@@ -101,6 +92,7 @@ export async function handleProductUpdate(
   payload: ProductUpdatePayload,
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
+  await resumeFanOutsWhereListened(shop);
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
   const changes: VariantChange[] = [];
   for (const variant of payload.variants) {
@@ -113,7 +105,7 @@ export async function handleProductUpdate(
   }
   // Prices and stock are compared either way, so a workflow enabled later starts from a baseline;
   // the search for savers and the triggers cost platform requests only where a workflow listens.
-  await fanOutAfterAnswer(shop, `products/update ${webhookId}`, payload.admin_graphql_api_id, changes);
+  await fanOutAfterAnswer(shop, webhookId, payload.admin_graphql_api_id, changes);
 }
 
 /** The part of the inventory_levels/update payload (REST shape) this reads. */
@@ -144,6 +136,7 @@ export async function handleInventoryLevelUpdate(
   payload: InventoryLevelUpdatePayload,
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
+  await resumeFanOutsWhereListened(shop);
   if (!(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.backInStock))) return;
   const admin = offlineAdminClient(shop);
   const data: {
@@ -158,13 +151,16 @@ export async function handleInventoryLevelUpdate(
   if (!variant || variant.inventoryQuantity === null) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
   const changes = await observeVariant(shop, variant.id, { inventory: variant.inventoryQuantity });
-  await fanOutAfterAnswer(shop, `inventory_levels/update ${webhookId}`, variant.product.id, changes, admin);
+  await fanOutAfterAnswer(shop, webhookId, variant.product.id, changes, admin);
 }
 
-/** Keeps the changes some workflow listens for and notifies their savers once the webhook is answered. */
+/**
+ * Keeps the changes some workflow listens for and records their fan-out, which notifies the savers
+ * once the webhook is answered (fan-outs.server.ts: durable, resumed if it fails).
+ */
 async function fanOutAfterAnswer(
   shop: string,
-  delivery: string,
+  webhookId: string,
   productGid: string,
   changes: VariantChange[],
   admin: AdminGraphqlClient = offlineAdminClient(shop),
@@ -172,72 +168,18 @@ async function fanOutAfterAnswer(
   const inUse = await Promise.all(changes.map((change) => flowTriggerInUse(shop, change.trigger)));
   const listened = changes.filter((_, index) => inUse[index]);
   if (listened.length === 0) return;
-  runAfterAnswer(`reach fan-out of ${delivery} for ${shop}`, () => notifySavers(shop, admin, productGid, listened));
-}
-
-const FIND_SAVERS = `#graphql
-  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {
-    metaobjects(type: $type, first: 100, after: $after, query: $query) {
-      edges { cursor node { ...SaveItemNode } }
-      pageInfo { hasNextPage }
-    }
-  }
-  ${SAVE_ITEM_FRAGMENT}`;
-
-/** The customers with an active save of the entity (any list), by the admin-filterable entity_gid. */
-async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promise<Set<string>> {
-  const customers = new Set<string>();
-  let after: string | null = null;
-  for (let page = 0; page < MAX_SAVER_PAGES; page++) {
-    const data: {
-      metaobjects: {
-        edges: { cursor: string; node: Parameters<typeof toSaveItemRecord>[0] }[];
-        pageInfo: { hasNextPage: boolean };
-      };
-    } = await runAdminGraphql(admin, FIND_SAVERS, {
-      type: SAVE_ITEM_TYPE,
-      query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
-      after,
-    });
-    for (const edge of data.metaobjects.edges) {
-      const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
-      if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);
-    }
-    if (!data.metaobjects.pageInfo.hasNextPage) break;
-    after = data.metaobjects.edges.at(-1)?.cursor ?? null;
-  }
-  return customers;
+  await startFanOut(shop, webhookId, productGid, listened, admin);
 }
 
 /**
- * One trigger per customer, saved entity and change: a customer who saved the variant hears of
- * that variant; one who saved the product hears once per trigger, of its first changed variant;
- * two lists holding the same item are one customer.
+ * Each delivery (a redelivery too) is when a fan-out that failed or died earlier is resumed; only
+ * a shop with a workflow on a fanned-out trigger can have one, so others pay no database read.
  */
-async function notifySavers(
-  shop: string,
-  admin: AdminGraphqlClient,
-  productGid: string,
-  changes: VariantChange[],
-): Promise<void> {
-  const productId = numericIdOf(productGid)!;
-  const fired = new Set<string>();
-  const productSavers = await activeSavers(admin, productGid);
-  for (const change of changes) {
-    const savers = new Set([...(await activeSavers(admin, change.variantGid)), ...productSavers]);
-    for (const customerGid of savers) {
-      const customerId = numericIdOf(customerGid);
-      const once = `${change.trigger}|${customerGid}|${productSavers.has(customerGid) ? productGid : change.variantGid}`;
-      if (customerId === undefined || fired.has(once)) continue;
-      fired.add(once);
-      await fireFlowTrigger(shop, admin, change.trigger, {
-        customer_id: customerId,
-        product_id: productId,
-        "Variant ID": change.variantGid,
-        ...(change.trigger === FLOW_TRIGGER_HANDLES.priceDropped
-          ? { "Old price": change.oldPrice, "New price": change.newPrice }
-          : {}),
-      });
-    }
-  }
+async function resumeFanOutsWhereListened(shop: string): Promise<void> {
+  const listened = await Promise.all(
+    [FLOW_TRIGGER_HANDLES.priceDropped, FLOW_TRIGGER_HANDLES.backInStock].map((handle) =>
+      flowTriggerInUse(shop, handle),
+    ),
+  );
+  if (listened.some(Boolean)) resumeFanOutsAfterAnswer(shop);
 }

@@ -1,0 +1,238 @@
+import type { Prisma } from "@prisma/client";
+import prisma from "~/db.server";
+import { runAfterAnswer } from "~/lib/after-answer.server";
+import { ServiceError } from "~/lib/errors";
+import { offlineAdminClient, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { flowTriggerInUse } from "~/services/installs/shop-state.server";
+import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
+import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, numericIdOf } from "./flow-triggers.server";
+import type { VariantChange } from "./product-changes.server";
+
+/**
+ * The fan-out of a products/update or inventory_levels/update change to the customers who saved
+ * the item, made durable (docs/reach.md). The webhook is answered before anyone is told, so a run
+ * that fails part-way (throttling beyond retries, a platform error, the process ending) would leave
+ * the rest untold: the fan-out is recorded (ReachFanOut) before answering, and the record keeps
+ * how far it got. Customers are told in one order, (change, numeric customer id), and the record's
+ * position is written ahead of them a block at a time, so a resumed run skips everyone a previous
+ * run told or may have told: nobody hears twice, and a run that dies loses at most a block.
+ */
+
+/** Customers claimed per database write; a run that dies mid-block leaves that many untold at most. */
+const CLAIM_BLOCK = 20;
+/** How long a run holds its record before another may take it over (the run died). */
+const LEASE_MS = 10 * 60_000;
+/** After a failed run, how long the next waits: the platform was throttling or failing. */
+const RETRY_DELAY_MS = 30_000;
+/** Runs of one fan-out at most; then it is dropped and logged. */
+const MAX_ATTEMPTS = 5;
+/** Older than this, a record is dropped unresumed: the change is stale news (the webhook ids' horizon). */
+const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/** Records one delivery resumes at most, so a backlog spreads over deliveries. */
+const RESUMED_PER_DELIVERY = 3;
+/** How many savers one change notifies at most (pages of 100). */
+const MAX_SAVER_PAGES = 20;
+
+interface Position {
+  change: number;
+  customer: bigint;
+}
+
+const isAfter = (a: Position, b: Position) => a.change > b.change || (a.change === b.change && a.customer > b.customer);
+
+/**
+ * Records the fan-out (before the webhook is answered, so it survives the process) and runs it
+ * once the webhook has its answer.
+ */
+export async function startFanOut(
+  shop: string,
+  webhookId: string,
+  productGid: string,
+  changes: readonly VariantChange[],
+  admin: AdminGraphqlClient,
+): Promise<void> {
+  await prisma.reachFanOut.createMany({
+    data: {
+      shopDomain: shop,
+      webhookId,
+      productGid,
+      changes: changes as unknown as Prisma.InputJsonValue,
+      // Held by the run below; a resume takes it over only if that run dies.
+      runAfter: new Date(Date.now() + LEASE_MS),
+    },
+    skipDuplicates: true,
+  });
+  runAfterAnswer(`reach fan-out of ${webhookId} for ${shop}`, () => runFanOut(shop, webhookId, admin));
+}
+
+/**
+ * Once the current delivery is answered, resumes the shop's fan-outs that failed or whose run
+ * died (their retry time or lease has passed); every webhook delivery for the shop is a chance.
+ */
+export function resumeFanOutsAfterAnswer(shop: string): void {
+  runAfterAnswer(`reach fan-outs resumed for ${shop}`, async () => {
+    const now = Date.now();
+    await prisma.reachFanOut.deleteMany({ where: { shopDomain: shop, createdAt: { lt: new Date(now - MAX_AGE_MS) } } });
+    const due = await prisma.reachFanOut.findMany({
+      where: { shopDomain: shop, runAfter: { lte: new Date(now) } },
+      select: { webhookId: true },
+      orderBy: { createdAt: "asc" },
+      take: RESUMED_PER_DELIVERY,
+    });
+    const admin = offlineAdminClient(shop);
+    for (const { webhookId } of due) {
+      // Another instance may take the same record: only the one whose lease write lands runs it.
+      const taken = await prisma.reachFanOut.updateMany({
+        where: { shopDomain: shop, webhookId, runAfter: { lte: new Date(now) } },
+        data: { runAfter: new Date(Date.now() + LEASE_MS) },
+      });
+      if (taken.count === 1) await runFanOut(shop, webhookId, admin);
+    }
+  });
+}
+
+interface Notification {
+  position: Position;
+  change: VariantChange;
+  customerId: number;
+}
+
+/** Runs (or resumes) one recorded fan-out: deleted when done, else its position and retry time kept. */
+async function runFanOut(shop: string, webhookId: string, admin: AdminGraphqlClient): Promise<void> {
+  const where = { shopDomain_webhookId: { shopDomain: shop, webhookId } };
+  const record = await prisma.reachFanOut.findUnique({ where });
+  if (!record) return;
+  const done: Position = { change: record.doneChange, customer: record.doneCustomer };
+  let stoppedAt = done;
+  try {
+    const changes = record.changes as unknown as VariantChange[];
+    const plan = await planNotifications(admin, record.productGid, changes, done);
+    const productId = numericIdOf(record.productGid)!;
+    // A workflow turned off since the change was recorded no longer wants to hear of it.
+    const handles = [...new Set(changes.map((change) => change.trigger))];
+    const inUse = await Promise.all(handles.map((handle) => flowTriggerInUse(shop, handle)));
+    const listened = new Set(handles.filter((_, index) => inUse[index]));
+    let claimed = done;
+    for (const [index, entry] of plan.entries()) {
+      if (!listened.has(entry.change.trigger)) continue;
+      if (isAfter(entry.position, claimed)) {
+        claimed = plan[Math.min(index + CLAIM_BLOCK, plan.length) - 1]!.position;
+        // The claim renews the lease too, so a long run is not taken over while it is alive.
+        await prisma.reachFanOut.update({
+          where,
+          data: {
+            doneChange: claimed.change,
+            doneCustomer: claimed.customer,
+            runAfter: new Date(Date.now() + LEASE_MS),
+          },
+        });
+      }
+      try {
+        await fireFlowTrigger(shop, admin, entry.change.trigger, {
+          customer_id: entry.customerId,
+          product_id: productId,
+          "Variant ID": entry.change.variantGid,
+          ...(entry.change.trigger === FLOW_TRIGGER_HANDLES.priceDropped
+            ? { "Old price": entry.change.oldPrice, "New price": entry.change.newPrice }
+            : {}),
+        });
+        stoppedAt = entry.position;
+      } catch (error) {
+        // Throttled requests did not run, so that customer was not told and is tried again; any
+        // other failure may have reached Flow, so they count as told rather than risk a second time.
+        if (!(error instanceof ServiceError && error.code === "RATE_LIMITED")) stoppedAt = entry.position;
+        throw error;
+      }
+    }
+    await prisma.reachFanOut.delete({ where });
+  } catch (error) {
+    await recordFailedRun(shop, webhookId, stoppedAt, record.attempts + 1);
+    throw error;
+  }
+}
+
+async function recordFailedRun(shop: string, webhookId: string, stoppedAt: Position, attempts: number) {
+  const where = { shopDomain_webhookId: { shopDomain: shop, webhookId } };
+  if (attempts >= MAX_ATTEMPTS) {
+    console.error(`[reach] fan-out of ${webhookId} for ${shop} dropped after ${attempts} failed runs`);
+    await prisma.reachFanOut.deleteMany({ where: where.shopDomain_webhookId });
+    return;
+  }
+  await prisma.reachFanOut.update({
+    where,
+    data: {
+      doneChange: stoppedAt.change,
+      doneCustomer: stoppedAt.customer,
+      attempts,
+      runAfter: new Date(Date.now() + RETRY_DELAY_MS),
+    },
+  });
+}
+
+/**
+ * Who hears of what, in the fan-out's order, leaving out everyone up to `done`. One trigger per
+ * customer, saved entity and change: a customer who saved the variant hears of that variant; one
+ * who saved the product hears once per trigger, of its first changed variant; two lists holding the
+ * same item are one customer. The savers are found again on each run, so the ones skipped as
+ * already told still count for that rule.
+ */
+async function planNotifications(
+  admin: AdminGraphqlClient,
+  productGid: string,
+  changes: readonly VariantChange[],
+  done: Position,
+): Promise<Notification[]> {
+  const productSavers = await activeSavers(admin, productGid);
+  const heard = new Set<string>();
+  const plan: Notification[] = [];
+  for (const [index, change] of changes.entries()) {
+    const savers = [...new Set([...(await activeSavers(admin, change.variantGid)), ...productSavers])]
+      .flatMap((gid) => {
+        const id = numericIdOf(gid);
+        return id === undefined ? [] : [{ gid, id }];
+      })
+      .sort((a, b) => a.id - b.id);
+    for (const saver of savers) {
+      const once = `${change.trigger}|${saver.gid}|${productSavers.has(saver.gid) ? productGid : change.variantGid}`;
+      if (heard.has(once)) continue;
+      heard.add(once);
+      const position = { change: index, customer: BigInt(saver.id) };
+      if (isAfter(position, done)) plan.push({ position, change, customerId: saver.id });
+    }
+  }
+  return plan;
+}
+
+const FIND_SAVERS = `#graphql
+  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {
+    metaobjects(type: $type, first: 100, after: $after, query: $query) {
+      edges { cursor node { ...SaveItemNode } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${SAVE_ITEM_FRAGMENT}`;
+
+/** The customers with an active save of the entity (any list), by the admin-filterable entity_gid. */
+async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promise<Set<string>> {
+  const customers = new Set<string>();
+  let after: string | null = null;
+  for (let page = 0; page < MAX_SAVER_PAGES; page++) {
+    const data: {
+      metaobjects: {
+        edges: { cursor: string; node: Parameters<typeof toSaveItemRecord>[0] }[];
+        pageInfo: { hasNextPage: boolean };
+      };
+    } = await runAdminGraphql(admin, FIND_SAVERS, {
+      type: SAVE_ITEM_TYPE,
+      query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
+      after,
+    });
+    for (const edge of data.metaobjects.edges) {
+      const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
+      if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);
+    }
+    if (!data.metaobjects.pageInfo.hasNextPage) break;
+    after = data.metaobjects.edges.at(-1)?.cursor ?? null;
+  }
+  return customers;
+}
