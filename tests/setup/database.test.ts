@@ -104,6 +104,15 @@ describe("the test database", () => {
     await db.flowTriggerUse.create({
       data: { shopDomain: "reset.myshopify.com", handle: "item-saved", enabled: true, reportedAt: new Date() },
     });
+    await db.reachFanOut.create({
+      data: {
+        shopDomain: "reset.myshopify.com",
+        webhookId: "webhook-1",
+        productGid: "gid://shopify/Product/1",
+        changes: [],
+        runAfter: new Date(),
+      },
+    });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 
