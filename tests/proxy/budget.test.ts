@@ -78,8 +78,8 @@ describe("monthly request budget (§8)", () => {
     const before = Object.fromEntries(await blocks());
     for (let index = 0; index < 30; index++) await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     const taken = Object.fromEntries((await blocks()).map(([quota, value]) => [quota, value - (before[quota] ?? 0)]));
-    // Pro: blocks of 50 units of the shop's budget, 10 of a customer's share.
-    expect(taken).toEqual({ "shop-budget": 1, "customer-share": 3 });
+    // Pro (50,000 a month, 5,000 a customer): blocks of 50 units of the shop's budget and of a customer's share.
+    expect(taken).toEqual({ "shop-budget": 1, "customer-share": 1 });
     expect(await monthlyUsage(shop)).toBe(30);
   });
 });

@@ -74,8 +74,9 @@ function tableCounter(table: "UsageCounter" | "CustomerUsage", keysOf: (scope: s
 const shopCounter = tableCounter("UsageCounter", (shop) => [shop]);
 const customerCounter = tableCounter("CustomerUsage", (scope) => scope.split("\n"));
 
-// Blocks of about 1% of a shop's budget (at most 50) and 10% of a customer's share (at most 10):
-// a database write per block, not per request, and little left stranded in another instance.
+// Blocks of about 1% of a shop's budget and 5% of a customer's share, at most 50 each: a database
+// write per block, not per request, and little left stranded in another instance (a block unused
+// for LEASE_IDLE_MS goes back).
 const shopLeases = createQuotaLeases({
   name: "shop-budget",
   counter: shopCounter,
@@ -84,7 +85,7 @@ const shopLeases = createQuotaLeases({
 const customerLeases = createQuotaLeases({
   name: "customer-share",
   counter: customerCounter,
-  blockSize: (limit) => Math.min(10, Math.max(1, Math.ceil(limit / 10))),
+  blockSize: (limit) => Math.min(50, Math.max(1, Math.ceil(limit / 20))),
 });
 
 /** A request's unit of the budget, to give back when the request failed in a way a retry can fix. */
@@ -101,18 +102,18 @@ export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGi
   const now = clock.now();
   const period = usagePeriod(now);
   const customer = customerScope(shop, customerGid);
-  const resetsAt = nextPeriodStart(now).toISOString();
+  const resetsAt = () => nextPeriodStart(now).toISOString();
   if (!(await customerLeases.spend(customer, period, customerShare(plan)))) {
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
-      `This customer has used their monthly share of this shop's saved-items requests (${customerShare(plan).toLocaleString("en-US")}); it resets at ${resetsAt}`,
+      `This customer has used their monthly share of this shop's saved-items requests (${customerShare(plan).toLocaleString("en-US")}); it resets at ${resetsAt()}`,
     );
   }
   if (!(await shopLeases.spend(shop, period, plan.monthlyRequests))) {
     customerLeases.refund(customer, period);
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
-      `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up; it resets at ${resetsAt}`,
+      `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up; it resets at ${resetsAt()}`,
     );
   }
   return {
