@@ -30,8 +30,6 @@ export interface AppServerOptions {
   /** The Remix client build (build/client): /assets/* immutable for a year, the rest for an hour. */
   clientDir: string;
   config: ServerConfig;
-  /** Handlers mounted after the server's endpoints and static files, before the app (the sandbox's storefront). */
-  beforeApp?: RequestHandler[];
   /** Where log lines go (one JSON object per line); stdout by default. */
   writeLine?: (line: string) => void;
 }
@@ -104,9 +102,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy);
-  // The app reads its query through Remix's Request; req.query (for handlers mounted beside the app)
-  // needs no nesting, and qs's parse of every request was a few percent of an is-saved's CPU.
-  app.set("query parser", "simple");
+  // Nothing here reads req.query (the app reads its query from Remix's Request), and parsing it for
+  // every request was a few percent of an is-saved's CPU.
+  app.set("query parser", false);
 
   const server = createServer(
     {
@@ -166,7 +164,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       requestId,
       path: req.path,
       startedAt: process.hrtime.bigint(),
-      clientAddress: normaliseAddress(req.ip ?? req.socket.remoteAddress),
+      // req.ip walks X-Forwarded-For through proxy-addr; with no proxy trusted it is the peer anyway.
+      clientAddress: normaliseAddress(config.trustProxy === 0 ? req.socket.remoteAddress : req.ip),
       log: {},
     };
     res.locals.requestState = state;
@@ -386,8 +385,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     void entry.runInRequestScope(stateOf(res).log, async () => next());
   });
 
-  // 5. Whatever the embedding adds (the sandbox's storefront), then the app.
-  for (const handler of options.beforeApp ?? []) app.use(handler);
+  // 5. The app.
   const remixHandler = (routesOf: ServerBuild) =>
     createRequestHandler({
       build: routesOf,
