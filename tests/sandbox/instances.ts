@@ -30,21 +30,25 @@ export async function startAppInstance(
     stdio: ["pipe", "pipe", "pipe"],
   });
   const prefix = prefixed ? `[app ${index}] ` : "";
-  let pending = "";
   let listening = false;
   let onListening!: () => void;
   const ready = new Promise<void>((resolve) => (onListening = resolve));
-  const relay = (target: NodeJS.WriteStream) => (chunk: Buffer) => {
-    pending += chunk.toString("utf8");
-    const lines = pending.split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) {
-      if (!listening && /"msg":"listening"/.test(line)) {
+  // Whole lines are relayed in one write per chunk: a write per line cost the sandbox's process as
+  // much CPU as the instance's own logging, on the cores the instances share.
+  const relay = (target: NodeJS.WriteStream) => {
+    let pending = "";
+    return (chunk: Buffer) => {
+      pending += chunk.toString("utf8");
+      const end = pending.lastIndexOf("\n") + 1;
+      if (end === 0) return;
+      const lines = pending.slice(0, end);
+      pending = pending.slice(end);
+      if (!listening && /"msg":"listening"/.test(lines)) {
         listening = true;
         onListening();
       }
-      target.write(`${prefix}${line}\n`);
-    }
+      target.write(prefix ? lines.replace(/^/gm, prefix).slice(0, -prefix.length) : lines);
+    };
   };
   child.stdout.on("data", relay(process.stdout));
   child.stderr.on("data", relay(process.stderr));
