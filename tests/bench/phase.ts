@@ -22,21 +22,50 @@ export interface Target {
 }
 
 export async function measurePhase(name: string, target: Target, run: () => Promise<LoadResult>): Promise<PhaseReport> {
-  const { app } = target;
-  const [usageBefore, metricsBefore] = app
-    ? await Promise.all([app.sandbox.usage(app.shop), scrape(app.instanceUrl)])
-    : [undefined, undefined];
-  const cpuBefore = cpuSeconds(target.pid);
-  const result = await run();
-  const cpu = cpuSeconds(target.pid) - cpuBefore;
-  const summary = summarizeLoad(result);
-  const report: PhaseReport = { name, summary, cpuMsPerRequest: (cpu * 1000) / summary.requests };
-  if (app && usageBefore && metricsBefore) {
-    const [usageAfter, metricsAfter] = await Promise.all([app.sandbox.usage(app.shop), scrape(app.instanceUrl)]);
-    report.platform = usageDelta(usageBefore, usageAfter);
-    report.budgetUnits = total(metricsAfter, "budget_units_total") - total(metricsBefore, "budget_units_total");
+  return (await measureAlternating([{ name, target, run }], 1))[0]!;
+}
+
+/**
+ * Measures several targets in turns: `rounds` rounds, each running every target's `run` once, one
+ * after another. What else the machine does meanwhile (on a shared machine it changes from minute
+ * to minute) then falls on all of them alike, so the ratios between their figures are taken side
+ * by side. Each report covers all of its target's turns.
+ */
+export async function measureAlternating(
+  entries: readonly { name: string; target: Target; run: () => Promise<LoadResult> }[],
+  rounds: number,
+): Promise<PhaseReport[]> {
+  const states = await Promise.all(
+    entries.map(async ({ target: { app } }) => ({
+      before: app ? await Promise.all([app.sandbox.usage(app.shop), scrape(app.instanceUrl)]) : undefined,
+      outcomes: [] as LoadResult["outcomes"],
+      durationMs: 0,
+      cpu: 0,
+    })),
+  );
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, { target, run }] of entries.entries()) {
+      const state = states[index]!;
+      const cpuBefore = cpuSeconds(target.pid);
+      const result = await run();
+      state.cpu += cpuSeconds(target.pid) - cpuBefore;
+      state.outcomes.push(...result.outcomes);
+      state.durationMs += result.durationMs;
+    }
   }
-  return report;
+  return Promise.all(
+    entries.map(async ({ name, target: { app } }, index) => {
+      const { before, outcomes, durationMs, cpu } = states[index]!;
+      const summary = summarizeLoad({ outcomes, durationMs });
+      const report: PhaseReport = { name, summary, cpuMsPerRequest: (cpu * 1000) / summary.requests };
+      if (app && before) {
+        const [usageAfter, metricsAfter] = await Promise.all([app.sandbox.usage(app.shop), scrape(app.instanceUrl)]);
+        report.platform = usageDelta(before[0], usageAfter);
+        report.budgetUnits = total(metricsAfter, "budget_units_total") - total(before[1], "budget_units_total");
+      }
+      return report;
+    }),
+  );
 }
 
 export function phaseRow(report: PhaseReport): Record<string, string> {
