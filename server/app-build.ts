@@ -69,7 +69,9 @@ export function narrowedBuilds(build: ServerBuild): Map<string, ServerBuild> {
   const ids = Object.keys(build.routes);
   // Routes that can be a request's deepest match: those with a path and index routes.
   const matchable = ids.filter((id) => build.routes[id]!.path !== undefined || build.routes[id]!.index);
-  const firstSegments = new Map(matchable.map((id) => [id, fullPathOf(build, id).split("/", 2)[1] ?? ""]));
+  const firstSegments = new Map(
+    matchable.map((id) => [id, (fullPathOf(build, id).split("/", 2)[1] ?? "").toLowerCase()]),
+  );
   // A dynamic, optional or splat first segment matches any request's; an empty one only "/".
   const anySegment = matchable.filter((id) => /[:*?]/.test(firstSegments.get(id)!));
   const isResource = (id: string) => {
@@ -77,11 +79,9 @@ export function narrowedBuilds(build: ServerBuild): Map<string, ServerBuild> {
     return module.default == null && module.ErrorBoundary == null;
   };
   const narrowed = new Map<string, ServerBuild>();
-  const segments = new Set([...firstSegments.values()].filter((segment) => /^[^:*?]+$/.test(segment)));
-  for (const segment of segments) {
-    const key = segment.toLowerCase();
-    if (narrowed.has(key)) continue;
-    const members = [...matchable.filter((id) => firstSegments.get(id)!.toLowerCase() === key), ...anySegment];
+  for (const segment of new Set(firstSegments.values())) {
+    if (!/^[^:*?]+$/.test(segment)) continue;
+    const members = [...matchable.filter((id) => firstSegments.get(id) === segment), ...anySegment];
     if (!members.every(isResource)) continue;
     const kept = new Set<string>();
     for (const member of members) {
@@ -91,7 +91,7 @@ export function narrowedBuilds(build: ServerBuild): Map<string, ServerBuild> {
         id = build.routes[id]!.parentId;
       }
     }
-    narrowed.set(key, { ...build, routes: Object.fromEntries([...kept].map((id) => [id, build.routes[id]!])) });
+    narrowed.set(segment, { ...build, routes: Object.fromEntries([...kept].map((id) => [id, build.routes[id]!])) });
   }
   return narrowed;
 }
