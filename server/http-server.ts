@@ -395,7 +395,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const wholeApp = remixHandler(build);
   const bySegment = new Map([...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, remixHandler(narrowed)]));
   app.all("*", (req, res, next) => {
-    const segment = firstSegmentOf(req.path);
+    const segment = firstSegmentOf(stateOf(res).path);
     return ((segment !== undefined && bySegment.get(segment)) || wholeApp)(req, res, next);
   });
 
