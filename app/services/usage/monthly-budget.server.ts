@@ -33,46 +33,49 @@ const customerScope = (shop: string, customerGid: string) => `${shop}\n${custome
  * only a scope's first take of a month finds no row and inserts it (a concurrent insert makes it
  * try again).
  */
-function tableCounter(table: "UsageCounter" | "CustomerUsage", keysOf: (scope: string) => string[]): QuotaCounter {
-  const columns = table === "UsageCounter" ? ["shopDomain"] : ["shopDomain", "customerGid"];
-  const where = (keys: string[], period: string, alias = "") =>
+function tableCounter(
+  table: "UsageCounter" | "CustomerUsage",
+  scopeColumns: readonly string[],
+  keysOf: (scope: string) => string[],
+): QuotaCounter {
+  const keyColumns = [...scopeColumns, "period"];
+  const where = (keys: readonly string[], alias = "") =>
     Prisma.join(
-      [...columns, "period"].map(
-        (column, i) => Prisma.sql`${Prisma.raw(`${alias}"${column}"`)} = ${[...keys, period][i]}`,
-      ),
+      keyColumns.map((column, i) => Prisma.sql`${Prisma.raw(`${alias}"${column}"`)} = ${keys[i]}`),
       " AND ",
     );
   const name = Prisma.raw(`"${table}"`);
+  const insertColumns = Prisma.raw([...keyColumns, "count"].map((column) => `"${column}"`).join(", "));
   return {
     async take(scope, period, desired, limit) {
-      const keys = keysOf(scope);
+      const keys = [...keysOf(scope), period];
       for (;;) {
         const [row] = await prisma.$queryRaw<{ found: boolean; taken: number | null }[]>`
-          WITH prev AS (SELECT "count" FROM ${name} WHERE ${where(keys, period)} FOR UPDATE),
+          WITH prev AS (SELECT "count" FROM ${name} WHERE ${where(keys)} FOR UPDATE),
           raised AS (
             UPDATE ${name} AS u SET "count" = LEAST(u."count" + ${desired}, ${limit})
-            FROM prev WHERE ${where(keys, period, "u.")} AND u."count" < ${limit}
+            FROM prev WHERE ${where(keys, "u.")} AND u."count" < ${limit}
             RETURNING (u."count" - prev."count")::int AS taken
           )
           SELECT EXISTS (SELECT 1 FROM prev) AS found, (SELECT taken FROM raised) AS taken`;
         if (row?.found) return row.taken ?? 0;
         const inserted = await prisma.$queryRaw<{ taken: number }[]>`
-          INSERT INTO ${name} (${Prisma.raw([...columns, "period", "count"].map((c) => `"${c}"`).join(", "))})
-          VALUES (${Prisma.join([...keys, period, Math.min(desired, limit)])})
+          INSERT INTO ${name} (${insertColumns})
+          VALUES (${Prisma.join([...keys, Math.min(desired, limit)])})
           ON CONFLICT DO NOTHING RETURNING "count" AS taken`;
         if (inserted[0]) return inserted[0].taken;
       }
     },
     async give(scope, period, units) {
       await prisma.$executeRaw`
-        UPDATE ${name} SET "count" = GREATEST("count" - ${units}, 0) WHERE ${where(keysOf(scope), period)}`;
+        UPDATE ${name} SET "count" = GREATEST("count" - ${units}, 0) WHERE ${where([...keysOf(scope), period])}`;
     },
   };
 }
 
 /** The shop's counter (its Shop record must exist) and each customer's, per month. */
-const shopCounter = tableCounter("UsageCounter", (shop) => [shop]);
-const customerCounter = tableCounter("CustomerUsage", (scope) => scope.split("\n"));
+const shopCounter = tableCounter("UsageCounter", ["shopDomain"], (shop) => [shop]);
+const customerCounter = tableCounter("CustomerUsage", ["shopDomain", "customerGid"], (scope) => scope.split("\n"));
 
 // Blocks of about 1% of a shop's budget and 5% of a customer's share, at most 50 each: a database
 // write per block, not per request, and little left stranded in another instance (a block unused
