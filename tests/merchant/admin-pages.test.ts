@@ -8,10 +8,11 @@ import { loader as appLoader } from "~/routes/app";
 import { loader as homeLoader } from "~/routes/app._index";
 import { loader as plansLoader } from "~/routes/app.plans";
 import { loader as setupLoader } from "~/routes/app.setup";
+import { PAGE_LOAD_WINDOW_MS } from "~/services/billing/plan-refresh.server";
 import { APP_HANDLE } from "~/services/billing/pricing-page";
 import { PLAN_KEYS, PLANS } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
-import { adminRequest, loadAdmin } from "../support/admin";
+import { adminRequest, deliverWebhook, loadAdmin } from "../support/admin";
 import { givenShop } from "../support/app";
 import { emulator } from "../support/platform";
 
@@ -161,6 +162,32 @@ describe("admin pages, loaded with a valid admin session", () => {
       appLoader({ request, params: {}, context: {} }),
       homeLoader({ request: child, params: {}, context: {} }),
     ]);
-    expect(emulator.requests.filter((entry) => entry.operationName === "BillingCurrentSubscriptions")).toHaveLength(1);
+    expect(subscriptionReads()).toBe(1);
+  });
+
+  test("a loader of the same page load that starts after the first refresh settled reuses it", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    emulator.clearRequests();
+    await loadAdmin(appLoader, "/app", shop);
+    await loadAdmin(homeLoader, "/app", shop);
+    expect(subscriptionReads()).toBe(1);
+  });
+
+  test("past the page-load window, or on the subscription webhook, the plan is read again", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    emulator.clearRequests();
+    await loadAdmin(appLoader, "/app", shop);
+    emulator.setPlan(shop, "pro");
+    expect((await deliverWebhook("app_subscriptions/update", { shop })).status).toBe(200);
+    expect(subscriptionReads()).toBe(2);
+
+    emulator.setPlan(shop, "scale");
+    const settled = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(settled + PAGE_LOAD_WINDOW_MS);
+    expect(await loadAdmin(appLoader, "/app", shop)).toMatchObject({ plan: "scale" });
+    expect(subscriptionReads()).toBe(3);
   });
 });
+
+const subscriptionReads = () =>
+  emulator.requests.filter((entry) => entry.operationName === "BillingCurrentSubscriptions").length;

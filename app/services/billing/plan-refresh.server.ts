@@ -1,4 +1,5 @@
 import { clock } from "~/lib/clock";
+import { registerProcessCache } from "~/lib/process-caches.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readShopPlan, storeShopPlan as storePlanRecord } from "~/services/installs/shop-state.server";
 import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
@@ -72,28 +73,57 @@ export function planKeyNamed(value: string | null | undefined): PlanKey | undefi
   return PLAN_KEYS.find((key) => PLANS[key].name.toLowerCase() === normalised);
 }
 
-// Parent and child admin loaders run concurrently for one page load; they share one platform call.
-const inFlight = new Map<string, Promise<Plan>>();
+/**
+ * The loaders of one admin page load (the app frame and its page) each authenticate and then
+ * refresh the plan. They start together but do not always overlap: one may finish its refresh
+ * while the other still waits on its session lookup. A refresh settled this recently answers them
+ * all with one platform call; a subscription change takes a merchant far longer than this to
+ * approve, and its webhook refreshes regardless.
+ */
+export const PAGE_LOAD_WINDOW_MS = 3_000;
+
+interface Refresh {
+  plan: Promise<Plan>;
+  settledAt?: number;
+}
+
+const refreshes = new Map<string, Refresh>();
+registerProcessCache(() => refreshes.clear());
 
 /**
  * Reads the shop's active subscription from the platform and records its plan (Shop.plan and
  * planRefreshedAt). Called on admin load, on the app_subscriptions/update webhook and on the
- * billing return route. Platform failures are ServiceErrors; the library's re-authentication
- * Response (401 or a bounce redirect) is rethrown as is, so Remix can serve it.
+ * billing return route. Callers asking at once share one platform call; with `reuseWithinMs` a
+ * refresh that settled that recently is reused too. Platform failures are ServiceErrors; the
+ * library's re-authentication Response (401 or a bounce redirect) is rethrown as is, so Remix
+ * can serve it. A failed refresh is never reused.
  */
-export function refreshShopPlan(shop: string, admin: AdminGraphqlClient): Promise<Plan> {
-  const pending = inFlight.get(shop);
-  if (pending) return pending;
-  const refresh = (async () => {
-    const data = await runAdminGraphql<{ currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } }>(
-      admin,
-      CURRENT_SUBSCRIPTIONS,
-      {},
-    );
-    return storeShopPlan(shop, planKeyFromSubscriptions(data.currentAppInstallation.activeSubscriptions));
-  })().finally(() => inFlight.delete(shop));
-  inFlight.set(shop, refresh);
-  return refresh;
+export function refreshShopPlan(
+  shop: string,
+  admin: AdminGraphqlClient,
+  { reuseWithinMs = 0 }: { reuseWithinMs?: number } = {},
+): Promise<Plan> {
+  const last = refreshes.get(shop);
+  if (last && (last.settledAt === undefined || Date.now() - last.settledAt < reuseWithinMs)) return last.plan;
+  const refresh: Refresh = {
+    plan: (async () => {
+      const data = await runAdminGraphql<{ currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } }>(
+        admin,
+        CURRENT_SUBSCRIPTIONS,
+        {},
+      );
+      return storeShopPlan(shop, planKeyFromSubscriptions(data.currentAppInstallation.activeSubscriptions));
+    })(),
+  };
+  const forget = () => {
+    if (refreshes.get(shop) === refresh) refreshes.delete(shop);
+  };
+  refresh.plan.then(() => {
+    refresh.settledAt = Date.now();
+    setTimeout(forget, PAGE_LOAD_WINDOW_MS).unref();
+  }, forget);
+  refreshes.set(shop, refresh);
+  return refresh.plan;
 }
 
 const ENDED_STATUSES = ["CANCELLED", "DECLINED", "EXPIRED", "FROZEN"];
