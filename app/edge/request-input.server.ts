@@ -37,8 +37,17 @@ export async function parseJsonBody<Schema extends z.ZodType>(
   return parseWith(schema, body);
 }
 
+const parsedUrls = new WeakMap<Request, URL>();
+
+/** The request's URL, parsed once however many steps read it (the front door, then the query). */
+export function requestUrl(request: Request): URL {
+  let url = parsedUrls.get(request);
+  if (!url) parsedUrls.set(request, (url = new URL(request.url)));
+  return url;
+}
+
 export function parseQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
-  const url = new URL(request.url);
+  const url = requestUrl(request);
   assertQueryEncoding(url.search);
   const params = url.searchParams;
   const query: Record<string, string> = {};
@@ -80,15 +89,15 @@ export function clientAddressOf(context: unknown): string {
 /**
  * URLSearchParams reads malformed percent-encoding ("%zz", or escaped bytes that are not UTF-8)
  * as literal text or U+FFFD without a word; the client meant something else, so it is refused,
- * as a body that is not UTF-8 is.
+ * as a body that is not UTF-8 is. One decode of the whole query judges every parameter: an
+ * escape sequence never spans a "&", and only "%" can make a decode fail.
  */
 function assertQueryEncoding(search: string): void {
-  for (const part of search.slice(1).split("&")) {
-    try {
-      decodeURIComponent(part.replaceAll("+", " "));
-    } catch {
-      throw new ServiceError("VALIDATION_ERROR", "query: not valid percent-encoded UTF-8");
-    }
+  if (!search.includes("%")) return;
+  try {
+    decodeURIComponent(search.slice(1));
+  } catch {
+    throw new ServiceError("VALIDATION_ERROR", "query: not valid percent-encoded UTF-8");
   }
 }
 

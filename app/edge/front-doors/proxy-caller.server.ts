@@ -4,6 +4,7 @@ import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { requireOfflineSession } from "~/platform/offline-sessions.server";
 import { SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
 import { ANONYMOUS_VIEWER, type Caller } from "~/services/saved-items/caller";
+import { requestUrl } from "../request-input.server";
 import { verifyProxyRequest } from "./proxy-signature.server";
 
 /**
@@ -25,11 +26,7 @@ export async function requireProxyViewer(request: Request): Promise<Caller> {
 
 async function proxyCaller(request: Request, loggedOut: string | undefined): Promise<Caller> {
   // The platform stamps signatures with the real time, so freshness is judged by it, not by `clock`.
-  const { shop, loggedInCustomerId } = verifyProxyRequest(
-    new URL(request.url),
-    getEnv().SHOPIFY_API_SECRET,
-    new Date(),
-  );
+  const { shop, loggedInCustomerId } = verifyProxyRequest(requestUrl(request), getEnv().SHOPIFY_API_SECRET, new Date());
   if (!loggedInCustomerId && loggedOut === undefined) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
   if (loggedInCustomerId && !/^\d{1,20}$/.test(loggedInCustomerId))
     throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");
