@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { metricsRegistry } from "~/lib/metrics.server";
 import { clock } from "~/lib/clock";
 import { PLANS } from "~/services/plans";
-import { customerShare, monthlyUsage } from "~/services/usage/monthly-budget.server";
+import { customerShare, monthlyUsage, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { CUSTOMER_OPERATION_RATE } from "~/services/usage/rate-limits.server";
 import { callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
@@ -54,6 +54,19 @@ describe("monthly request budget (§8)", () => {
     expect(await monthlyUsage(shop, new Date("2026-12-01T00:00:00Z"))).toBe(1);
   });
 
+  test("a month is named by its UTC calendar month, to the millisecond either side of its bounds, in any order", () => {
+    const cases: [string, string][] = [
+      ["2026-11-30T23:59:59.999Z", "2026-11"],
+      ["2026-12-01T00:00:00.000Z", "2026-12"],
+      ["2026-12-31T23:59:59.999Z", "2026-12"],
+      ["2027-01-01T00:00:00.000Z", "2027-01"],
+      ["2026-11-01T00:00:00.000Z", "2026-11"],
+      ["2026-10-31T23:59:59.999Z", "2026-10"],
+      ["2026-12-01T00:00:00.000Z", "2026-12"],
+    ];
+    expect(cases.map(([at]) => usagePeriod(new Date(at)))).toEqual(cases.map(([, period]) => period));
+  });
+
   test("concurrent requests are counted exactly and never overshoot the budget", async () => {
     const shop = await givenShop({ plan: "free" });
     await setMonthlyUsage(shop, 470);
@@ -78,7 +91,7 @@ describe("monthly request budget (§8)", () => {
     const before = Object.fromEntries(await blocks());
     for (let index = 0; index < 30; index++) await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     const taken = Object.fromEntries((await blocks()).map(([quota, value]) => [quota, value - (before[quota] ?? 0)]));
-    // Pro (50,000 a month, 5,000 a customer): blocks of 50 units of the shop's budget and of a customer's share.
+    // Pro (50,000 a month, 5,000 a customer): blocks of 500 units of the shop's budget and 200 of a customer's share.
     expect(taken).toEqual({ "shop-budget": 1, "customer-share": 1 });
     expect(await monthlyUsage(shop)).toBe(30);
   });
