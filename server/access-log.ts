@@ -63,14 +63,13 @@ export class RouteLabels {
 
   /** The best matching pattern for a path (without query), or undefined. */
   match(pathname: string): string | undefined {
-    let parts: string[];
-    try {
-      parts = pathname
-        .split("/")
-        .filter(Boolean)
-        .map((part) => decodeURIComponent(part).toLowerCase());
-    } catch {
-      return undefined;
+    let parts = pathname.toLowerCase().split("/").filter(Boolean);
+    if (pathname.includes("%")) {
+      try {
+        parts = parts.map((part) => decodeURIComponent(part).toLowerCase());
+      } catch {
+        return undefined;
+      }
     }
     for (const route of this.routes) if (matches(route.segments, parts)) return route.pattern;
     return undefined;

@@ -41,9 +41,21 @@ export class HttpMetrics {
     });
   }
 
+  // prom-client hashes a label object on every call; the label sets are few (bounded routes,
+  // methods, statuses and codes), so each one's child is looked up once and kept.
+  private readonly counted = new Map<string, { inc(): void }>();
+  private readonly timed = new Map<string, { observe(seconds: number): void }>();
+
   observeRequest(labels: { route: string; method: string; status: number; code: string }, seconds: number): void {
-    this.requests.inc({ ...labels, status: String(labels.status) });
-    this.duration.observe({ route: labels.route }, seconds);
+    const { route, method, status, code } = labels;
+    const key = `${route} ${method} ${status} ${code}`;
+    let counter = this.counted.get(key);
+    if (!counter)
+      this.counted.set(key, (counter = this.requests.labels({ route, method, status: String(status), code })));
+    counter.inc();
+    let histogram = this.timed.get(route);
+    if (!histogram) this.timed.set(route, (histogram = this.duration.labels({ route })));
+    histogram.observe(seconds);
   }
 
   connectionDropped(): void {
