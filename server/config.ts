@@ -9,9 +9,18 @@ import { z } from "zod";
  * - V8 lets the old generation grow to several times the live data between full collections, by
  *   default: under steady load RSS rose 200 MiB over the first 30,000 requests with 50 MiB live.
  *   Growing it by a fifth keeps RSS within about 10 MiB of where it started (docs/scaling.md has
- *   the figures), and the smaller heap was no slower.
+ *   the figures), and the smaller heap was no slower;
+ * - a request's objects nearly all die young, and V8's default young generation (semi-spaces that
+ *   start at 1 MiB and grow to 16) is scavenged every few requests under load, promoting what is
+ *   merely in flight. A fixed 64 MiB semi-space cut 8–16% of an is-saved's CPU, measured side by
+ *   side, for about 100 MiB more RSS from the start that does not grow.
  */
-export const SERVER_NODE_FLAGS = ["--experimental-async-context-frame", "--heap-growing-percent=20"] as const;
+export const SERVER_NODE_FLAGS = [
+  "--experimental-async-context-frame",
+  "--heap-growing-percent=20",
+  "--max-semi-space-size=64",
+  "--min-semi-space-size=64",
+] as const;
 
 /** The SERVER_NODE_FLAGS this process was started without (on its command line or in NODE_OPTIONS). */
 export function missingNodeFlags(

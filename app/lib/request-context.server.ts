@@ -32,10 +32,14 @@ export function runInRequestScope<T>(log: RequestLogFields, fn: () => Promise<T>
 export function annotateRequest(fields: RequestLogFields): void {
   const log = scopes.getStore()?.log;
   if (!log) return;
-  const { platformPoints, platformRequests, ...rest } = fields;
-  Object.assign(log, rest);
-  if (platformPoints !== undefined) log.platformPoints = (log.platformPoints ?? 0) + platformPoints;
-  if (platformRequests !== undefined) log.platformRequests = (log.platformRequests ?? 0) + platformRequests;
+  // A loop, not a rest spread: this runs several times per request, and the spread's copy was garbage.
+  for (const key of Object.keys(fields) as (keyof RequestLogFields)[]) {
+    if (key === "platformPoints" || key === "platformRequests") {
+      if (fields[key] !== undefined) log[key] = (log[key] ?? 0) + fields[key];
+    } else {
+      (log as Record<string, unknown>)[key] = fields[key];
+    }
+  }
 }
 
 /** The value of `produce` computed once per request (every call when there is no request scope). */
