@@ -1,7 +1,5 @@
 // A sandbox (tests/sandbox: the production server, the emulator in a process of its own) started
 // for a measurement, with what the bench and the soak read from it.
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import type { ShopUsage } from "../emulator/types";
@@ -35,17 +33,10 @@ export const BENCH_SEED = path.join(repoRoot, "tests/bench/seed.json");
  * emulator) when this process is interrupted, as well as by stop().
  */
 export async function startMeasuredSandbox(options: { instances: number; seedFile: string }): Promise<MeasuredSandbox> {
-  // The instances log to a file, as a load test's servers would: relayed through the sandbox's
-  // processes, every line cost CPU on the cores the app is measured on, and no baseline logs at all.
-  const logDir = mkdtempSync(path.join(os.tmpdir(), "saved-items-bench-"));
-  const appLog = path.join(logDir, "app.log");
-  console.error(
-    `building and starting a sandbox with ${options.instances} instance(s); app log lines go to ${appLog} until it stops...`,
-  );
+  console.error(`building and starting a sandbox with ${options.instances} instance(s)...`);
   const sandbox = await startSandbox({
     SANDBOX_SEED: options.seedFile,
     SANDBOX_INSTANCES: String(options.instances),
-    SANDBOX_APP_LOG: appLog,
     METRICS_TOKEN,
   });
   const stopOnSignal = () => void sandbox.stop().then(() => process.exit(130));
@@ -71,7 +62,6 @@ export async function startMeasuredSandbox(options: { instances: number; seedFil
       process.off("SIGINT", stopOnSignal);
       process.off("SIGTERM", stopOnSignal);
       await sandbox.stop();
-      rmSync(logDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../../server/config";
 import { repoRoot } from "./config";
@@ -16,10 +15,8 @@ const START_TIMEOUT_MS = 60_000;
 
 /**
  * Starts one app instance (tests/sandbox/instance.mjs: build/server.js as `npm start` runs it) on a
- * free loopback port and resolves once it answers /healthz. Its log lines go to this process's
- * output, prefixed with the instance number when there are several, or, with SANDBOX_APP_LOG set
- * to a file, straight to the end of that file: a benchmark then measures the app's own logging
- * without the sandbox's processes carrying every line on the cores the app runs on.
+ * free loopback port and resolves once it listens. Its log lines go to this process's output,
+ * prefixed with the instance number when there are several.
  */
 export async function startAppInstance(
   index: number,
@@ -27,15 +24,15 @@ export async function startAppInstance(
   prefixed: boolean,
 ): Promise<RunningInstance> {
   const port = await freePort();
-  const logFile = process.env.SANDBOX_APP_LOG;
-  const logFd = logFile ? openSync(logFile, "a") : undefined;
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(repoRoot, "tests/sandbox/instance.mjs")], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
-    stdio: ["pipe", logFd ?? "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
-  if (logFd !== undefined) closeSync(logFd);
   const prefix = prefixed ? `[app ${index}] ` : "";
+  let listening = false;
+  let onListening!: () => void;
+  const ready = new Promise<void>((resolve) => (onListening = resolve));
   // Whole lines are relayed in one write per chunk: a write per line cost the sandbox's process as
   // much CPU as the instance's own logging, on the cores the instances share.
   const relay = (target: NodeJS.WriteStream) => {
@@ -46,29 +43,31 @@ export async function startAppInstance(
       if (end === 0) return;
       const lines = pending.slice(0, end);
       pending = pending.slice(end);
+      if (!listening && /"msg":"listening"/.test(lines)) {
+        listening = true;
+        onListening();
+      }
       target.write(prefix ? lines.replace(/^/gm, prefix).slice(0, -prefix.length) : lines);
     };
   };
-  child.stdout?.on("data", relay(process.stdout));
-  child.stderr!.on("data", relay(process.stderr));
+  child.stdout.on("data", relay(process.stdout));
+  child.stderr.on("data", relay(process.stderr));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
-  for (;;) {
-    if (exitCode !== undefined) throw new Error(`app instance ${index} exited with ${exitCode} before listening`);
-    if (Date.now() > deadline) throw new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`);
-    const healthy = await fetch(`${url}/healthz`).then(
-      (response) => (void response.body?.cancel(), response.ok),
-      () => false,
-    );
-    if (healthy) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await Promise.race([
+    ready,
+    exited.then((code) => {
+      throw new Error(`app instance ${index} exited with ${code} before listening`);
+    }),
+    new Promise((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)),
+        START_TIMEOUT_MS,
+      ).unref(),
+    ),
+  ]);
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
