@@ -1,15 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
 import { withBuildLock } from "./build-lock";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
-
-const bin = (name: string) => path.join(repoRoot, "node_modules/.bin", name);
 
 const OUTPUT_KEPT = 256 * 1024;
 
 export interface RunningSandbox {
   url: string;
+  /** npm's, which `npm run sandbox` runs under. */
+  pid: number;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -23,15 +22,15 @@ function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(entries) as NodeJS.ProcessEnv;
 }
 
-/** Builds the app and starts `tests/sandbox/start.ts` as its own process, as `npm run sandbox` does. */
+/** Runs `npm run sandbox` (a build, then tests/sandbox/start.ts) and resolves once it listens. */
 export function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
   return withBuildLock(() => buildAndStart(env));
 }
 
 async function buildAndStart(env: Record<string, string>): Promise<RunningSandbox> {
-  execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: childEnv() });
   const port = await freePort();
-  const child: ChildProcess = spawn(bin("tsx"), ["tests/sandbox/start.ts"], {
+  // The README's command itself, so what stops it here (SIGTERM to npm) is what stops it for a user.
+  const child: ChildProcess = spawn("npm", ["run", "-s", "sandbox"], {
     cwd: repoRoot,
     env: {
       ...childEnv(),
@@ -72,6 +71,7 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     output: () => output.slice(-OUTPUT_KEPT),
     stop: () =>
       new Promise((resolve) => {

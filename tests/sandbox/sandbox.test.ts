@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signedProxyUrl } from "../support/proxy-signature";
 import { SANDBOX_DEFAULTS } from "./config";
@@ -110,4 +111,41 @@ describe("npm run sandbox, over real HTTP", () => {
     expect(response.status).toBe(402);
     expect(response.body.error.code).toBe("PLAN_LIMIT_REACHED");
   });
+
+  // Last: it stops the sandbox.
+  test("SIGTERM to npm, as `npm run sandbox` was started, stops every process it started", async () => {
+    const family = descendantsOf(sandbox.pid);
+    // npm, the server, the emulator and at least one app instance.
+    expect(family.length).toBeGreaterThanOrEqual(3);
+    await sandbox.stop();
+    await expect.poll(() => family.filter(isAlive), { timeout: 15_000 }).toEqual([]);
+  });
 });
+
+/** The processes below `pid`, from the process table (children, their children, ...). */
+function descendantsOf(pid: number): number[] {
+  const table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    for (const [child, parentOfChild] of table) {
+      if (parentOfChild === parent) {
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
