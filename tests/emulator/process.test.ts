@@ -7,20 +7,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startEmulatorProcess } from "./process";
 import { createRemoteEmulator } from "./remote";
 import { repoRoot } from "./schemas";
+import { isAlive } from "../support/processes";
 import { adminUrl, postAdmin } from "./testing";
 
 const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
 const scratch = mkdtempSync(path.join(tmpdir(), "emulator-process-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const answers = (url: string) =>
   fetch(`${url}/__emulator/health`).then(
     () => true,

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { isAlive } from "../support/processes";
 import { signedProxyUrl } from "../support/proxy-signature";
 import { SANDBOX_DEFAULTS } from "./config";
 import { startSandbox, type RunningSandbox } from "./sandbox-process";
@@ -115,7 +116,7 @@ describe("npm run sandbox, over real HTTP", () => {
   // Last: it stops the sandbox.
   test("SIGTERM to npm, as `npm run sandbox` was started, stops every process it started", async () => {
     const family = descendantsOf(sandbox.pid);
-    // npm, the server, the emulator and at least one app instance.
+    // The server, the emulator and at least one app instance.
     expect(family.length).toBeGreaterThanOrEqual(3);
     await sandbox.stop();
     await expect.poll(() => family.filter(isAlive), { timeout: 15_000 }).toEqual([]);
@@ -139,13 +140,4 @@ function descendantsOf(pid: number): number[] {
   };
   visit(pid);
   return found;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

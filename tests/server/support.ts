@@ -15,6 +15,7 @@ import { createTestDatabase } from "../setup/database";
 import { withBuildLock } from "../sandbox/build-lock";
 import { freePort } from "../sandbox/ports";
 import { TEST_ENV } from "../setup/test-env";
+import { isAlive } from "../support/processes";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -23,15 +24,6 @@ function buildEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !key.startsWith("VITEST") && key !== "TEST" && key !== "NODE_ENV"),
   ) as NodeJS.ProcessEnv;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -48,7 +40,7 @@ export async function serverBuildDir(): Promise<string> {
   return withBuildLock(() => {
     if (existsSync(done)) return dir;
     for (const stale of existsSync(root) ? readdirSync(root) : []) {
-      if (!alive(Number(stale))) rmSync(path.join(root, stale), { recursive: true, force: true });
+      if (!isAlive(Number(stale))) rmSync(path.join(root, stale), { recursive: true, force: true });
     }
     execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: buildEnv() });
     rmSync(path.dirname(dir), { recursive: true, force: true });
