@@ -38,7 +38,9 @@ export interface SavedItemsClient {
  * and the shared retry rules (extensions/shared/retry.ts) around the whole (exchange included).
  */
 export function createSavedItemsClient(options: SavedItemsClientOptions): SavedItemsClient {
-  const fetch: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // The global `fetch`, not `globalThis.fetch`: the CLI's generated shopify.d.ts types this
+  // module's globalThis as `{ shopify }` alone.
+  const http: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const now = options.now ?? (() => Date.now());
   const runtime = {
     sleep: options.sleep ?? browserRetryRuntime.sleep,
@@ -48,7 +50,7 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
   const tokens: ServiceTokenSource = createServiceTokenSource({
     appUrl: options.appUrl,
     getSessionToken: options.getSessionToken,
-    fetch,
+    fetch: http,
     now,
   });
 
@@ -57,7 +59,7 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
     for (const [key, value] of Object.entries(input.query ?? {})) url.searchParams.set(key, value);
     const headers: Record<string, string> = { Authorization: authorization };
     if (input.body !== undefined) headers["Content-Type"] = "application/json";
-    return requestEnvelope(fetch, url.toString(), {
+    return requestEnvelope(http, url.toString(), {
       method: input.body === undefined ? "GET" : "POST",
       headers,
       ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
