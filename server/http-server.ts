@@ -1,28 +1,23 @@
 // The app's production HTTP server: `npm start` runs it (server/main.ts, bundled into build/server.js)
 // and the sandbox (tests/sandbox/start.ts) serves through the same createAppServer, so the two
-// cannot drift. It serves the Remix build with @remix-run/express and owns what remix-serve left
+// cannot drift. It serves the Remix build (server/remix-adapter.ts) and owns what remix-serve left
 // out: a JSON access log without query strings or credentials, a request id, deadlines and a
 // connection cap, clean closes after early refusals, health, readiness and metrics endpoints, and a
-// graceful shutdown.
+// graceful shutdown. Express serves static files, the server's endpoints and documents; a path
+// that can only be a resource route goes to Remix without it (see serveDirectly).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import path from "node:path";
-import { createRequestHandler } from "@remix-run/express";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, {
-  type ErrorRequestHandler,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from "express";
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
 import type { ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
+import { clientAddressOf, createRemixResponder, type RemixResponder } from "./remix-adapter";
 
 export interface AppServerOptions {
   /** The Remix server build (build/server/index.js), already imported. */
@@ -62,6 +57,8 @@ interface RequestState {
   clientAddress: string | undefined;
   /** The object the app annotates (runInRequestScope) and the access log reads. */
   log: RequestLogFields;
+  /** What the app's loaders and actions get as their context. */
+  context: AppLoadContext;
   /** Set where the server itself answers (endpoints, static files); else derived from the path. */
   route?: string;
   bodyTimedOut?: boolean;
@@ -80,8 +77,17 @@ function envelope(code: string, message: string, retryable: boolean): string {
   return JSON.stringify({ ok: false, error: { code, message, retryable } });
 }
 
+const states = new WeakMap<ServerResponse, RequestState>();
+
 function stateOf(res: ServerResponse): RequestState {
-  return (res as Response).locals.requestState as RequestState;
+  return states.get(res)!;
+}
+
+/** The path of a request target, without its query: origin-form ("/a?b") or absolute-form. */
+function pathOf(url: string): string {
+  if (!url.startsWith("/")) return URL.canParse(url) ? new URL(url).pathname : "/";
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
 }
 
 /** True when the request announces a body (Content-Length above 0, or chunked). */
@@ -101,7 +107,6 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", config.trustProxy);
   // Nothing here reads req.query (the app reads its query from Remix's Request), and parsing it for
   // every request was a few percent of an is-saved's CPU.
   app.set("query parser", false);
@@ -114,7 +119,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
       // How often node checks the two timeouts above (its default, 30 s, would let them overrun by that much).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 4))),
     },
-    app,
+    (req, res) => {
+      const state = beginRequest(req, res);
+      const direct = directResponderFor(state.path);
+      if (direct) serveDirectly(req, res, state, direct);
+      else app(req, res);
+    },
   );
   server.maxConnections = config.maxConnections;
   const metrics = new HttpMetrics(server);
@@ -152,28 +162,29 @@ export function createAppServer(options: AppServerOptions): AppServer {
     socket.destroy();
   });
 
-  // 1. Every request: id, state, access log and metrics, the body deadline, clean closes.
-  app.use((req, res, next) => {
+  /** Every request, before anything else: id, state, access log and metrics, the body deadline, clean closes. */
+  function beginRequest(req: IncomingMessage, res: ServerResponse): RequestState {
     // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
-    // Remix (which reads a port from X-Forwarded-Host regardless) nor the app can be misled by them.
+    // the request URL Remix is given nor the app can be misled by them.
     if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    const clientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy));
+    const log: RequestLogFields = {};
     const state: RequestState = {
       requestId,
-      path: req.path,
+      path: pathOf(req.url ?? "/"),
       startedAt: process.hrtime.bigint(),
-      // req.ip walks X-Forwarded-For through proxy-addr; with no proxy trusted it is the peer anyway.
-      clientAddress: normaliseAddress(config.trustProxy === 0 ? req.socket.remoteAddress : req.ip),
-      log: {},
+      clientAddress,
+      log,
+      context: { requestId, clientAddress, log } satisfies AppLoadContext,
     };
-    res.locals.requestState = state;
-    res.locals.loadContext = { requestId, clientAddress: state.clientAddress, log: state.log } satisfies AppLoadContext;
+    states.set(res, state);
     guardConnection(req, res, state);
     res.once("close", () => finishRequest(req, res, state));
-    next();
-  });
+    return state;
+  }
 
   /**
    * A response that goes out before its request body has fully arrived (a 413 judged on the declared
@@ -184,18 +195,18 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * request began is answered 408 and its connection closed. While draining, every response says
    * Connection: close.
    */
-  function guardConnection(req: Request, res: Response, state: RequestState): void {
+  function guardConnection(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     const socket = req.socket;
     const expectsBody = hasBody(req);
     const writeHead = res.writeHead;
-    res.writeHead = function (this: Response, ...args: unknown[]) {
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
       if (draining) this.setHeader("Connection", "close");
       if (expectsBody && !req.complete && !this.headersSent) {
         if (!state.bodyTimedOut) state.refusedEarly = true;
         this.setHeader("Connection", "close");
         closeAfterLinger(socket, state);
       }
-      return (writeHead as (...a: unknown[]) => Response).apply(this, args);
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
     } as typeof res.writeHead;
 
     res.once("finish", () => {
@@ -216,7 +227,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     // the refusal never reaches the client. Until the response is under way, such a destroy only
     // stops the reading: the rest is discarded and the connection closes after the response.
     const destroy = req.destroy;
-    req.destroy = function (this: Request, error?: Error) {
+    req.destroy = function (this: IncomingMessage, error?: Error) {
       if (error === undefined && !req.complete && !res.headersSent && !socket.destroyed) {
         req.removeAllListeners("data");
         req.resume();
@@ -262,7 +273,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     };
   }
 
-  function finishRequest(req: Request, res: Response, state: RequestState): void {
+  function finishRequest(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     const seconds = Number(process.hrtime.bigint() - state.startedAt) / 1e9;
     const route = state.route ?? routeLabels.match(state.path) ?? "other";
     const aborted = !res.writableFinished;
@@ -291,7 +302,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
 
   // Compressed responses where the client accepts them, as remix-serve does.
-  app.use(compression());
+  const compress = compression();
+  app.use(compress);
 
   // 2. The server's own endpoints, before static files and the app.
   const onlyGet = (handler: (req: Request, res: Response) => void | Promise<void>): RequestHandler => {
@@ -378,36 +390,49 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const publicFiles = express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") });
   app.use((req, res, next) => (FILE_NAME.test(req.path) ? publicFiles(req, res, next) : next()));
 
-  // 4. From here on everything runs in the build's request scope (its AsyncLocalStorage, not a copy
-  // of it), with the server's log object, so what the app annotates (shop, channel, operation, code,
-  // platform cost, cache) lands in the access log. Every continuation of next() inherits the scope.
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    void entry.runInRequestScope(stateOf(res).log, async () => next());
-  });
+  // 4. The app, on the build narrowed to the routes a path's first segment can match.
+  const wholeApp = createRemixResponder(build);
+  const bySegment = new Map(
+    [...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, createRemixResponder(narrowed)]),
+  );
+  const responderFor = (path: string) => bySegment.get(firstSegmentOf(path) ?? "");
+  app.all("*", (req, res) => void serveRemix(req, res, stateOf(res), responderFor(stateOf(res).path) ?? wholeApp));
+  app.use(((error: unknown, req, res, _next) => failRequest(error, req, res)) satisfies ErrorRequestHandler);
 
-  // 5. The app.
-  const remixHandler = (routesOf: ServerBuild) =>
-    createRequestHandler({
-      build: routesOf,
-      mode: "production",
-      getLoadContext: (_req, res) => res.locals.loadContext as AppLoadContext,
-    });
-  const wholeApp = remixHandler(build);
-  const bySegment = new Map([...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, remixHandler(narrowed)]));
-  app.all("*", (req, res, next) => {
-    const segment = firstSegmentOf(stateOf(res).path);
-    return ((segment !== undefined && bySegment.get(segment)) || wholeApp)(req, res, next);
-  });
+  /**
+   * A path whose first segment only resource routes can match (the app's API, the proxy, webhooks),
+   * and which cannot name a public file, needs nothing of Express: it is compressed and answered by
+   * Remix directly. Express's per-request work (its router, the request and response prototypes,
+   * the Express adapter) was as much CPU as the app's own handling of a cached is-saved.
+   */
+  function directResponderFor(path: string): RemixResponder | undefined {
+    return FILE_NAME.test(path) ? undefined : responderFor(path);
+  }
 
-  const onError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  function serveDirectly(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
+    compress(req as Request, res as Response, () => void serveRemix(req, res, state, responder));
+  }
+
+  /**
+   * Runs the app in the build's request scope (its AsyncLocalStorage, not a copy of it), with the
+   * server's log object, so what the app annotates (shop, channel, operation, code, platform cost,
+   * cache) lands in the access log.
+   */
+  function serveRemix(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
+    return entry
+      .runInRequestScope(state.log, () => responder(req, res, state.context))
+      .catch((error: unknown) => failRequest(error, req, res));
+  }
+
+  function failRequest(error: unknown, req: IncomingMessage, res: ServerResponse): void {
     const state = stateOf(res);
     // A client that went away, or a body that missed its deadline, is not a server error.
-    const clientGone = state?.bodyTimedOut || req.socket.destroyed || (res.headersSent && res.writableEnded);
+    const clientGone = state.bodyTimedOut || req.socket.destroyed || (res.headersSent && res.writableEnded);
     if (!clientGone) {
       log("error", "unhandled error", {
-        requestId: state?.requestId,
+        requestId: state.requestId,
         method: req.method,
-        path: state?.path.slice(0, 256),
+        path: state.path.slice(0, 256),
         error: errorFields(error),
       });
     }
@@ -415,12 +440,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (!res.writableEnded) res.destroy();
       return;
     }
-    res
-      .status(500)
-      .set(ENVELOPE_HEADERS)
-      .end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
-  };
-  app.use(onError);
+    res.writeHead(500, ENVELOPE_HEADERS).end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
+  }
 
   let shutdownPromise: Promise<{ forced: boolean }> | undefined;
 

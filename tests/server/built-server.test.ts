@@ -31,7 +31,7 @@ describe("the bundle", () => {
     expect(bundle).not.toMatch(/platform_points_total/);
     // Packages stay in node_modules: the bundle imports them.
     expect(bundle).toMatch(/^import express from "express";$/m);
-    expect(bundle).toMatch(/from "@remix-run\/express";$/m);
+    expect(bundle).toMatch(/from "@remix-run\/node";$/m);
   });
 
   test("the app's annotations reach the access log: the handlers run in the build's own request scope", async () => {

@@ -10,6 +10,8 @@ import { loadBuild, send, serverBuildDir, startInProcess, withTestRoutes, type I
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 let dir: string;
+let wantSecondChunk!: () => void;
+const secondChunkWanted = new Promise<void>((resolve) => (wantSecondChunk = resolve));
 let build: ServerBuild;
 let server: InProcessServer;
 let behindProxy: InProcessServer;
@@ -30,6 +32,29 @@ beforeAll(async () => {
         url: new URL(request.url).origin,
         forwardedFor: request.headers.get("x-forwarded-for"),
       }),
+    "test/cookies": () => {
+      const headers = new Headers({ "Cache-Control": "no-store" });
+      headers.append("Set-Cookie", "a=1; Path=/; HttpOnly");
+      headers.append("Set-Cookie", "b=2; Path=/; HttpOnly");
+      return Response.json(
+        { items: Array.from({ length: 200 }, (_, n) => ({ n, gid: `gid://shopify/Product/${n}` })) },
+        {
+          headers,
+        },
+      );
+    },
+    "test/stream": () =>
+      new Response(
+        new ReadableStream({
+          async pull(controller) {
+            controller.enqueue(new TextEncoder().encode("first\n"));
+            await secondChunkWanted;
+            controller.enqueue(new TextEncoder().encode("second\n"));
+            controller.close();
+          },
+        }),
+        { headers: { "Content-Type": "text/plain" } },
+      ),
     "test/throws": () => {
       throw new Error(
         "boom calling https://example.test/callback?signature=sig-value-123&id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
@@ -159,6 +184,44 @@ describe("static files, as remix-serve serves them", () => {
     const plain = await send(`${server.url}/assets/${stylesheet}`);
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(Number(plain.headers["content-length"])).toBeGreaterThan(Buffer.byteLength(gzipped.body));
+  });
+});
+
+describe("paths only resource routes can match", () => {
+  test("are answered by Remix without Express; the rest goes through it", async () => {
+    // Express's own entry point (untyped): every request it serves goes through it.
+    const expressApp = server.appServer.app as unknown as { handle: (...args: unknown[]) => void };
+    const viaExpress = vi.spyOn(expressApp, "handle");
+    expect((await send(`${server.url}/test/cookies`)).status).toBe(200);
+    expect((await send(`${server.url}/api/no-such-thing`)).status).toBe(404);
+    expect(viaExpress).not.toHaveBeenCalled();
+    expect((await send(`${server.url}/healthz`)).status).toBe(200);
+    expect((await send(`${server.url}/no/such/page`)).status).toBe(404);
+    expect(viaExpress).toHaveBeenCalledTimes(2);
+  });
+
+  test("compressed for clients that accept it, with every Set-Cookie and header of the route's response", async () => {
+    const gzipped = await fetch(`${server.url}/test/cookies`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gzipped.headers.get("vary")).toBe("Accept-Encoding");
+    expect(gzipped.headers.getSetCookie()).toEqual(["a=1; Path=/; HttpOnly", "b=2; Path=/; HttpOnly"]);
+    expect(gzipped.headers.get("cache-control")).toBe("no-store");
+    expect(((await gzipped.json()) as { items: unknown[] }).items).toHaveLength(200);
+    const plain = await send(`${server.url}/test/cookies`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(plain.body).items).toHaveLength(200);
+  });
+
+  test("a streamed body goes out as it is produced", async () => {
+    const response = await fetch(`${server.url}/test/stream`);
+    const reader = response.body!.getReader();
+    // The route produces its second chunk only once the first has reached the client.
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("first\n");
+    wantSecondChunk();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe("second\n");
   });
 });
 
