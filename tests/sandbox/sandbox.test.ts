@@ -61,6 +61,37 @@ describe("npm run sandbox, over real HTTP", () => {
     expect((await post(signed("/proxy/api/remove"), identity)).body.data.state).toBe("removed");
   });
 
+  test("an answer under 1 KiB goes out whole with its length; a longer one is compressed for clients that accept it", async () => {
+    const shopper = { customer: "7001" };
+    const gids = Array.from({ length: 8 }, (_, n) => `gid://shopify/Product/${9001 + n}`);
+    for (const entityGid of gids) {
+      expect((await post(signed("/proxy/api/save", shopper), { ...item, entityGid })).status).toBe(200);
+    }
+    const gzip = { "Accept-Encoding": "gzip" };
+    const small = await fetch(
+      signed("/proxy/api/is-saved", {
+        ...shopper,
+        query: { context: "wishlist", entityType: "product", entityGid: gids[0]! },
+      }),
+      { headers: gzip },
+    );
+    const smallBody = await small.text();
+    expect(JSON.parse(smallBody)).toEqual({ ok: true, data: { saved: true } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("content-length")).toBe(String(Buffer.byteLength(smallBody)));
+    const large = await fetch(signed("/proxy/api/list", { ...shopper, query: { context: "wishlist" } }), {
+      headers: gzip,
+    });
+    expect(large.headers.get("content-encoding")).toBe("gzip");
+    expect((await large.json()).data.items).toHaveLength(gids.length);
+    for (const entityGid of gids) {
+      expect(
+        (await post(signed("/proxy/api/remove", shopper), { context: "wishlist", entityType: "product", entityGid }))
+          .status,
+      ).toBe(200);
+    }
+  });
+
   test("Remix routing answers the wrong method with the 405 envelope", async () => {
     const response = await fetch(signed("/proxy/api/save"));
     expect(response.status).toBe(405);
