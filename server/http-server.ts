@@ -395,7 +395,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const bySegment = new Map(
     [...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, createRemixResponder(narrowed)]),
   );
-  const responderFor = (path: string) => bySegment.get(firstSegmentOf(path) ?? "");
+  // An encoded first segment has no narrowed build (undefined), not the root's ("").
+  const responderFor = (path: string) => {
+    const segment = firstSegmentOf(path);
+    return segment === undefined ? undefined : bySegment.get(segment);
+  };
   app.all("*", (req, res) => void serveRemix(req, res, stateOf(res), responderFor(stateOf(res).path) ?? wholeApp));
   app.use(((error: unknown, req, res, _next) => failRequest(error, req, res)) satisfies ErrorRequestHandler);
 
