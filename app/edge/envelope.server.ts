@@ -8,11 +8,11 @@ const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache
  * threshold alone (it gzipped an is-saved's 34 bytes into more, and paid for a zlib stream each
  * time), and the answer goes out in one piece rather than chunked.
  */
-function envelopeResponse(envelope: object, status: number, headers: Record<string, string> = JSON_HEADERS): Response {
+function envelopeResponse(envelope: object, status: number, extraHeaders?: Record<string, string>): Response {
   const body = JSON.stringify(envelope);
   return new Response(body, {
     status,
-    headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) },
+    headers: { ...JSON_HEADERS, ...extraHeaders, "Content-Length": String(Buffer.byteLength(body)) },
   });
 }
 
@@ -32,7 +32,7 @@ export function errorResponse(error: unknown): Response {
   return envelopeResponse(
     { ok: false, error: { code, message, retryable } },
     status,
-    retryAfterSeconds === undefined ? JSON_HEADERS : { ...JSON_HEADERS, "Retry-After": String(retryAfterSeconds) },
+    retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) },
   );
 }
 
