@@ -68,14 +68,17 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
  * RATE_LIMITED; a rejected token means the app is no longer installed; a GraphQL error, a 5xx, a
  * timeout or an unreachable platform is PLATFORM_UPSTREAM_ERROR. The embedded-admin client's
  * re-authentication Responses (401, redirects) are rethrown as they are. The cost the platform
- * reports is added to the request's log fields.
+ * reports is added to the request's log fields. `beforeEachAttempt` may throw to stop before a send.
  */
 export async function runAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
   variables: Record<string, unknown>,
+  options: { beforeEachAttempt?: () => Promise<void> } = {},
 ): Promise<Data> {
   for (let attempt = 0; ; attempt++) {
+    // A write under a lock confirms the lock before every attempt, including those sent after a throttle wait.
+    await options.beforeEachAttempt?.();
     const outcome = await attemptAdminGraphql<Data>(admin, query, variables);
     if ("data" in outcome) return outcome.data;
     if (attempt >= MAX_THROTTLE_RETRIES) {

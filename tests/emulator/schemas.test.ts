@@ -11,6 +11,7 @@ import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import {
   applyWrites,
   listActiveItems,
+  readList,
   readItemRecords,
   SAVE_ITEM_TYPE,
 } from "~/services/saved-items/metaobject-store.server";
@@ -75,14 +76,20 @@ describe("vendored schemas", () => {
       saved_at: "2026-10-01T00:00:00Z",
     };
 
-    const [created] = await applyWrites(
+    const confirm = async () => {};
+    const {
+      items: [created],
+    } = await applyWrites(
       admin,
-      [{ handle: "sl-1", customerGid, context: "wishlist" }],
-      [{ kind: "create", handle: "si-1", fields }],
+      [{ handle: "sl-1", customerGid, context: "wishlist", index: ["si-1"] }],
+      [{ kind: "activate", handle: "si-1", fields }],
+      confirm,
     );
     expect(created).toMatchObject({ ok: true });
-    const id = created?.ok ? created.id : "";
-    await applyWrites(admin, [], [{ kind: "update", id, fields: { ...fields, status: "active" } }]);
+    const id = created?.ok ? created.record.id : "";
+    await applyWrites(admin, [], [{ kind: "deactivate", id }], confirm);
+    await applyWrites(admin, [], [{ kind: "activate", handle: "si-1", fields }], confirm);
+    expect((await readList(admin, "sl-1", 20)).list).toEqual({ exists: true, index: ["si-1"] });
     const states = await readItemRecords(admin, ["si-1"], ["sl-1"]);
     expect(states.items.get("si-1")).toMatchObject({ id, status: "active" });
     expect((await listActiveItems(admin, "list-1", 20, undefined)).items.map((item) => item.id)).toEqual([id]);
@@ -103,6 +110,7 @@ describe("vendored schemas", () => {
     ).toEqual(
       new Set([
         "admin SavedItemsApplyWrites 200",
+        "admin SavedItemsReadList 200",
         "admin SavedItemsReadState 200",
         "admin SavedItemsListActive 200",
         "admin ComplianceCustomerLists 200",

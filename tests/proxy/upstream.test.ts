@@ -29,9 +29,9 @@ describe("platform failures (§7 upstream rows)", () => {
 
   test("a GraphQL error (HTTP 200 with errors and no data) is PLATFORM_UPSTREAM_ERROR, never a 500", async () => {
     await givenShop();
-    emulator.injectFault({ kind: "graphqlErrors", api: "admin", operationName: "SavedItemsListActive" });
+    emulator.injectFault({ kind: "graphqlErrors", api: "admin", operationName: "SavedItemsReadList" });
     expect(await callProxy("/proxy/api/list", { query: { context: "w" } })).toEqual({ status: 502, body: upstream });
-    const [request] = emulator.requests.filter((entry) => entry.operationName === "SavedItemsListActive");
+    const [request] = emulator.requests.filter((entry) => entry.operationName === "SavedItemsReadList");
     expect(request?.status).toBe(200);
   });
 
@@ -115,7 +115,7 @@ describe("upstream efficiency (Admin requests per operation)", () => {
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
-    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(2);
+    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/remove", { body: anIdentity() }))).toBe(1);

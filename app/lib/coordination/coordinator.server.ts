@@ -46,6 +46,14 @@ export interface SharedHashes {
     ttlMs: number,
   ): Promise<void>;
   remove(key: string): Promise<void>;
+  /** The field's value and a token of its version, for install. */
+  readVersioned(key: string, field: string): Promise<{ value: string | undefined; token: string }>;
+  /**
+   * Writes the field only if it is still at the version `token` was read at (and the store kept its
+   * data since, and no embargo holds); says whether it wrote. For a reader filling a cache with what
+   * it read: it must never replace what a writer installed after the reader looked.
+   */
+  install(key: string, field: string, token: string, value: string, ttlMs: number): Promise<boolean>;
 }
 
 /** What fn of withLocks holds. */

@@ -30,9 +30,15 @@ export interface RedisCoordinatorOptions {
    * cached against a version must be dropped.
    */
   onDataLoss?: () => void;
+  /**
+   * The longest a write sent under a lock may still land after the holder last confirmed its lock:
+   * one platform request's timeout (5 s, app/platform/platform-fetch.server.ts) with a margin. When
+   * Redis loses its data, locks and cache fills wait until this long after it went away.
+   */
+  inFlightBoundMs?: number;
 }
 
-const DEFAULTS = { lockTtlMs: 10_000, lockWaitMs: 5_000, commandTimeoutMs: 1_000 };
+const DEFAULTS = { lockTtlMs: 10_000, lockWaitMs: 5_000, commandTimeoutMs: 1_000, inFlightBoundMs: 6_000 };
 /** The longest a waiter sleeps between attempts when no release notice wakes it. */
 const MAX_POLL_MS = 100;
 const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
@@ -69,10 +75,12 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
 const MAX_FIELD_UPDATE_ATTEMPTS = 10;
 
 export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordinator {
-  const { lockTtlMs, lockWaitMs, commandTimeoutMs } = { ...DEFAULTS, ...options };
+  const { lockTtlMs, lockWaitMs, commandTimeoutMs, inFlightBoundMs } = { ...DEFAULTS, ...options };
   const key = (kind: string, name: string) => `${options.keyPrefix}:${kind}:${name}`;
   const fenceKey = `${options.keyPrefix}:lock-fence`;
   const epochKey = `${options.keyPrefix}:epoch`;
+  const embargoKey = `${options.keyPrefix}:embargo`;
+  const versionCounterKey = `${options.keyPrefix}:field-version`;
   const instanceId = randomUUID();
   let acquisitions = 0;
   let knownEpoch: string | undefined;
@@ -86,8 +94,12 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
   const link = createRedisLink({
     url: options.url,
     commandTimeoutMs,
-    async onConnected(client) {
-      const epoch = String(await scripts.readEpoch(client, [epochKey], [randomUUID()]));
+    async onConnected(client, downSinceMs) {
+      const embargoMs =
+        downSinceMs === undefined ? 0 : Math.ceil(Math.max(0, downSinceMs + inFlightBoundMs - performance.now()));
+      const epoch = String(
+        await scripts.readEpoch(client, [epochKey, embargoKey], [randomUUID(), knownEpoch ?? "", embargoMs]),
+      );
       if (knownEpoch !== undefined && epoch !== knownEpoch) {
         console.warn("[coordination] Redis came back without its data; dropping what was cached against its versions");
         options.onDataLoss?.();
@@ -109,7 +121,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         const heardBefore = watch?.heard;
         const [count, fenceOrLeaseLeft] = integers(
           await link.run((client) =>
-            scripts.acquireLocks(client, [fenceKey, ...lockKeys.slice(taken)], [token, lockTtlMs]),
+            scripts.acquireLocks(client, [fenceKey, embargoKey, ...lockKeys.slice(taken)], [token, lockTtlMs]),
           ),
         );
         taken += count;
@@ -257,7 +269,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
           const [current, version] = await link.run((client) => client.hmget(hashKey, field, `${field}#v`));
           const next = change(current ?? undefined);
           const written = await link.run((client) =>
-            scripts.compareAndSetField(client, [hashKey], [field, version ?? "", next ?? "", ttlMs]),
+            scripts.compareAndSetField(client, [hashKey, versionCounterKey], [field, version ?? "", next ?? "", ttlMs]),
           );
           if (Number(written) === 1) return;
         }
@@ -267,6 +279,21 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       },
       async remove(name) {
         await link.run((client) => client.del(key("hash", name)));
+      },
+      async readVersioned(name, field) {
+        const reply = await link.run((client) => scripts.readVersionedField(client, [key("hash", name), epochKey], [field]));
+        const [value, token] = reply as [string | null, string];
+        return { value: value ?? undefined, token };
+      },
+      async install(name, field, token, value, ttlMs) {
+        const written = await link.run((client) =>
+          scripts.installField(
+            client,
+            [key("hash", name), epochKey, embargoKey, versionCounterKey],
+            [field, token, value, ttlMs],
+          ),
+        );
+        return Number(written) === 1;
       },
     },
 

@@ -7,9 +7,10 @@ export interface RedisLinkOptions {
   commandTimeoutMs: number;
   /**
    * Runs on every new connection before the link counts as up; while it has not succeeded, calls
-   * through `run` fail. Throwing keeps the link down (it is tried again).
+   * through `run` fail. Throwing keeps the link down (it is tried again). `downSinceMs`
+   * (performance.now()) is when the link last went down, undefined on the first connection.
    */
-  onConnected(client: Redis): Promise<void>;
+  onConnected(client: Redis, downSinceMs: number | undefined): Promise<void>;
 }
 
 /**
@@ -54,6 +55,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
   const subscriber = client.duplicate({ enableOfflineQueue: true });
 
   let state: "starting" | "up" | "down" = "starting";
+  let downSinceMs: number | undefined;
   let closed = false;
   let probing = false;
   let probeTimer: NodeJS.Timeout | undefined;
@@ -63,6 +65,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
 
   function markDown(reason: unknown): void {
     if (closed) return;
+    if (state === "up") downSinceMs = performance.now();
     if (state !== "down") {
       console.warn(
         `[coordination] Redis unreachable (${describe(reason)}): locks refused, rate limits per instance, ` +
@@ -81,7 +84,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     if (probing || closed || state === "up") return;
     probing = true;
     try {
-      await options.onConnected(client);
+      await options.onConnected(client, downSinceMs);
       if (closed) return;
       console.info(`[coordination] Redis ${state === "starting" ? "connected" : "reachable again"}`);
       state = "up";

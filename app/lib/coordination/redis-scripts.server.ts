@@ -17,19 +17,23 @@ function defineScript(lua: string): Script {
 }
 
 /**
- * KEYS: the fence counter, then the lock keys in sorted order. ARGV: token, lease (ms).
+ * KEYS: the fence counter, the embargo, then the lock keys in sorted order. ARGV: token, lease (ms).
  * Takes the locks in order and stops at the first one held by someone else, keeping the ones
  * before it (the sorted order is what makes holding them while waiting deadlock-free).
  * Returns {taken, lease left on the blocking lock (ms)}, or {taken = all, fence} once every lock
- * is held. The fence is drawn only then, after every earlier holder of these keys drew theirs.
- * A fence counter that is missing (first use, or Redis lost its data) restarts from the server's
- * time in microseconds, so fences keep increasing across a restart without persistence as long as
- * fewer than one lock was taken per microsecond before it.
+ * is held. While the embargo lasts (Redis lost its data, and locks it had may still have writes
+ * in flight) nothing is taken: {0, embargo left}. The fence is drawn only once every lock is held,
+ * after every earlier holder of these keys drew theirs. A fence counter that is missing (first
+ * use, or Redis lost its data) restarts from the server's time in microseconds, so fences keep
+ * increasing across a restart without persistence as long as fewer than one lock was taken per
+ * microsecond before it.
  */
 export const acquireLocks = defineScript(`
-for i = 2, #KEYS do
+local embargo = redis.call('PTTL', KEYS[2])
+if embargo > 0 then return {0, embargo} end
+for i = 3, #KEYS do
   if not redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    return {i - 2, redis.call('PTTL', KEYS[i])}
+    return {i - 3, redis.call('PTTL', KEYS[i])}
   end
 end
 local fence = redis.call('INCR', KEYS[1])
@@ -38,7 +42,7 @@ if fence == 1 then
   redis.call('SET', KEYS[1], now[1] .. string.sub('00000' .. now[2], -6))
   fence = redis.call('INCR', KEYS[1])
 end
-return {#KEYS - 1, fence}
+return {#KEYS - 2, fence}
 `);
 
 /** KEYS: lock keys. ARGV: token, lease (ms). Extends the locks still held by token; returns how many. */
@@ -100,29 +104,83 @@ return math.ceil((cost - tokens) / rate * 1000)
 `);
 
 /**
- * KEYS: the epoch. ARGV: a fresh random value. Returns the epoch, setting it when missing: a value
- * other than the one an instance saw before means Redis lost its data in between.
+ * KEYS: the epoch, the embargo. ARGV: a fresh random value, the epoch the caller saw before ("" if
+ * none), the embargo to set (ms) when that epoch is gone. Returns the epoch, setting it when
+ * missing: a value other than the one an instance saw before means Redis lost its data in between,
+ * and with it the locks of writes that may still be in flight; the embargo holds back new locks and
+ * cache fills until those writes have landed (or timed out).
  */
 export const readEpoch = defineScript(`
 local epoch = redis.call('GET', KEYS[1])
-if epoch then return epoch end
-redis.call('SET', KEYS[1], ARGV[1])
-return ARGV[1]
+if not epoch then
+  epoch = ARGV[1]
+  redis.call('SET', KEYS[1], epoch)
+end
+local embargo = tonumber(ARGV[3])
+if ARGV[2] ~= '' and ARGV[2] ~= epoch and embargo > 0 and redis.call('PTTL', KEYS[2]) < embargo then
+  redis.call('SET', KEYS[2], '1', 'PX', embargo)
+end
+return epoch
 `);
 
 /**
- * KEYS: a hash. ARGV: field, the field's version read with it ("" when absent), the new value
- * ("" deletes), the hash's time to live (ms). Writes only when nobody changed the field since it
- * was read (compare-and-set on a version kept beside it); returns 1 when written, 0 when not.
+ * A field's version: drawn from one counter per key prefix, so a version never repeats for a field
+ * even when its hash expires and is written again. A missing counter restarts from the server's
+ * time in microseconds, as the fence does.
  */
-export const compareAndSetField = defineScript(`
+const NEXT_VERSION = `
+local function nextVersion(counter)
+  local version = redis.call('INCR', counter)
+  if version == 1 then
+    local now = redis.call('TIME')
+    redis.call('SET', counter, now[1] .. string.sub('00000' .. now[2], -6))
+    version = redis.call('INCR', counter)
+  end
+  return version
+end
+local function write(hash, field, value, ttl, counter)
+  if value == '' then
+    redis.call('HDEL', hash, field, field .. '#v')
+  else
+    redis.call('HSET', hash, field, value, field .. '#v', nextVersion(counter))
+  end
+  redis.call('PEXPIRE', hash, ttl)
+end
+`;
+
+/**
+ * KEYS: a hash, the version counter. ARGV: field, the field's version read with it ("" when
+ * absent), the new value ("" deletes), the hash's time to live (ms). Writes only when nobody
+ * changed the field since it was read (compare-and-set on a version kept beside it); returns 1
+ * when written, 0 when not.
+ */
+export const compareAndSetField = defineScript(`${NEXT_VERSION}
 local version = redis.call('HGET', KEYS[1], ARGV[1] .. '#v') or ''
 if version ~= ARGV[2] then return 0 end
-if ARGV[3] == '' then
-  redis.call('HDEL', KEYS[1], ARGV[1], ARGV[1] .. '#v')
-else
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3], ARGV[1] .. '#v', (tonumber(version) or 0) + 1)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+write(KEYS[1], ARGV[1], ARGV[3], ARGV[4], KEYS[2])
+return 1
+`);
+
+/**
+ * KEYS: a hash, the epoch. ARGV: field. Returns {value or false, version token}: the token names the
+ * Redis epoch and the field's version, so a write conditioned on it fails after any change to the
+ * field and after Redis lost its data.
+ */
+export const readVersionedField = defineScript(`
+local found = redis.call('HMGET', KEYS[1], ARGV[1], ARGV[1] .. '#v')
+return {found[1], (redis.call('GET', KEYS[2]) or '') .. '/' .. (found[2] or '')}
+`);
+
+/**
+ * KEYS: a hash, the epoch, the embargo, the version counter. ARGV: field, the token read with
+ * readVersionedField, the new value, the hash's time to live (ms). Writes only when the token is
+ * still the field's (nothing changed it, Redis kept its data) and no embargo holds; returns 1 when
+ * written, 0 when not.
+ */
+export const installField = defineScript(`${NEXT_VERSION}
+local epoch = redis.call('GET', KEYS[2])
+if not epoch or redis.call('PTTL', KEYS[3]) > 0 then return 0 end
+if epoch .. '/' .. (redis.call('HGET', KEYS[1], ARGV[1] .. '#v') or '') ~= ARGV[2] then return 0 end
+write(KEYS[1], ARGV[1], ARGV[3], ARGV[4], KEYS[4])
 return 1
 `);

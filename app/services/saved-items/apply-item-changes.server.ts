@@ -2,23 +2,43 @@ import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
-import { ServiceError } from "~/lib/errors";
+import { ServiceError, isServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
 import { itemHandle, listHandle } from "./handles.server";
 import {
+  planChanges,
+  readsNeeded,
+  type ChangeOutcome,
+  type ItemPlan,
+  type Knowledge,
+  type PlannedChange,
+} from "./item-planner";
+import {
+  activeHandles,
   currentState,
   lookUpItem,
-  withObservedItems,
+  pendingHandles,
+  withItems,
+  withoutItems,
   withPendingItems,
   type KnownItem,
   type ListState,
 } from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
-import { applyWrites, readItemRecords, type ItemWrite, type ListWrite } from "./metaobject-store.server";
+import {
+  applyWrites,
+  listActiveItems,
+  readItemRecords,
+  type ItemWrite,
+  type ListRecord,
+  type ListWrite,
+} from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
-import type { ItemIdentity, ItemState, SaveOperationResult } from "./schemas";
-import { decideTransition, type ItemAction } from "./transitions";
+import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
+import type { ItemAction } from "./transitions";
+
+export type { ChangeOutcome } from "./item-planner";
 
 export interface ItemChange {
   action: ItemAction;
@@ -27,239 +47,241 @@ export interface ItemChange {
   snapshot?: Record<string, unknown>;
 }
 
-export type ChangeOutcome = { ok: true; result: SaveOperationResult } | { ok: false; error: ServiceError };
-
-const ERROR_MESSAGES = {
-  DUPLICATE_SAVE: "This item is already saved in this list",
-  ITEM_NOT_FOUND: "No saved item matches this context, entity type and GID",
-} as const;
-
 // date_time fields take second precision.
 const isoSeconds = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
 
-interface Planned {
-  index: number;
-  handle: string;
-  context: string;
-  /** The state the write leaves the item in, as the list state will know it. */
-  next: Omit<KnownItem, "id" | "stampMs">;
-  previous: KnownItem | undefined;
-}
+/** How many pages of search build the index of a list that has none (written before lists kept one). */
+const MAX_PAGES_TO_INDEX = 10;
 
 /**
- * Applies save/remove/toggle changes for one customer. Every item's lock is held for the whole
- * read-decide-write, across instances, so concurrent requests on one item take turns and each
- * sees the previous one's result. The current states come from the lists' cached states where
- * they know them (writes keep them exact), else from one read by handle; all writes then go in
- * one mutation request (split only past the platform's cost cap). While a write is in flight its
- * items are marked pending, so a writer that dies leaves them unknown, never wrong.
+ * Applies save/remove/toggle changes for one customer. The lock of every list touched is held for
+ * the whole read-decide-write, across instances, so the list's writers take turns and each decides
+ * from what the one before left: the cached state where it is exact, otherwise one read by handle.
+ * The decisions are item-planner.ts's; all writes (the list's index first) go in one mutation
+ * request. Written items are pending in the cache until the platform's answer settles them, so a
+ * writer that dies leaves them unknown (read again), never wrong.
  */
 export async function applyItemChanges(caller: Caller, changes: ItemChange[]): Promise<ChangeOutcome[]> {
-  const handles = changes.map((change) => itemHandle(caller.customerGid, change.item));
+  const contexts = [...new Set(changes.map((change) => change.item.context))];
   try {
     return await getCoordinator().withLocks(
-      handles.map((handle) => `item:${caller.shop}/${handle}`),
-      (held) => applyLocked(caller, changes, handles, held),
+      contexts.map((context) => `list:${caller.shop}/${listHandle(caller.customerGid, context)}`),
+      (held) => applyLocked(caller, changes, contexts, held),
     );
   } catch (error) {
     if (error instanceof LockUnavailableError) {
-      throw new ServiceError(
-        "INTERNAL_ERROR",
-        "The item is busy or the service cannot coordinate right now; retry shortly",
-        {
-          cause: error,
-        },
-      );
+      throw new ServiceError("INTERNAL_ERROR", "The list is busy or the service cannot coordinate right now; retry shortly", {
+        cause: error,
+      });
     }
     throw error;
   }
 }
 
+interface ListWork {
+  key: ListKey;
+  handle: string;
+  state: ListState;
+  /** The list's index when known: the active items of a complete state, or as read. */
+  index: string[] | undefined;
+  changes: { position: number; change: PlannedChange }[];
+}
+
 async function applyLocked(
   caller: Caller,
   changes: ItemChange[],
-  handles: string[],
+  contexts: string[],
   held: HeldLocks,
 ): Promise<ChangeOutcome[]> {
   const store = getListStateStore();
   const shopVersion = await readShopVersion(caller.shop);
-  const keyOf = (context: string): ListKey => ({ shop: caller.shop, customerGid: caller.customerGid, context });
-  const contexts = [...new Set(changes.map((change) => change.item.context))];
-  const states = new Map<string, ListState>();
   const startMs = Date.now();
-  for (const context of contexts)
-    states.set(context, currentState(await store.get(keyOf(context)), shopVersion, startMs));
+  const lists = new Map<string, ListWork>();
+  for (const context of contexts) {
+    const key = { shop: caller.shop, customerGid: caller.customerGid, context };
+    const state = currentState((await store.read(key)).state, shopVersion, startMs);
+    const exact = state.complete && pendingHandles(state).length === 0;
+    lists.set(context, {
+      key,
+      handle: listHandle(caller.customerGid, context),
+      state,
+      index: exact ? activeHandles(state) : undefined,
+      changes: [],
+    });
+  }
+  changes.forEach((change, position) =>
+    lists.get(change.item.context)!.changes.push({
+      position,
+      change: {
+        action: change.action,
+        handle: itemHandle(caller.customerGid, change.item),
+        item: change.item,
+        ...(change.source ? { source: change.source } : {}),
+        ...(change.snapshot ? { snapshot: JSON.stringify(change.snapshot) } : {}),
+      },
+    }),
+  );
 
-  await readUnknownStates(caller, changes, handles, states, startMs);
+  const knowledge = new Map<string, Knowledge>();
+  for (const list of lists.values()) {
+    for (const { change } of list.changes) knowledge.set(change.handle, knowledgeOf(list.state, change.handle));
+  }
+  const learned = await readMissing(caller, lists, knowledge);
 
   const savedAt = isoSeconds(clock.now());
   const outcomes: ChangeOutcome[] = [];
-  const listWrites = new Map<string, ListWrite>();
-  const writes: ItemWrite[] = [];
-  const planned: Planned[] = [];
-
-  changes.forEach((change, index) => {
-    const handle = handles[index]!;
-    const state = states.get(change.item.context)!;
-    const found = lookUpItem(state, handle);
-    const current = found === "absent" || found?.id == null ? undefined : found;
-    const transition = decideTransition(change.action, current?.status ?? null);
-    const identity = { entityType: change.item.entityType, entityGid: change.item.entityGid };
-    switch (transition.kind) {
-      case "unchanged":
-        outcomes[index] = { ok: true, result: { id: current!.id!, state: transition.state } };
-        return;
-      case "error":
-        outcomes[index] = { ok: false, error: new ServiceError(transition.code, ERROR_MESSAGES[transition.code]) };
-        return;
-      case "deactivate":
-        writes.push({ kind: "update", id: current!.id!, fields: { status: "removed" } });
-        planned.push({
-          index,
-          handle,
-          context: change.item.context,
-          previous: current,
-          next: { ...current!, status: "removed" },
-        });
-        return;
-      case "activate": {
-        const fields = activationFields(change, savedAt);
-        const next = {
-          ...identity,
-          status: "active" as ItemState,
-          savedAt,
-          snapshot: fields.snapshot ?? current?.snapshot ?? null,
-        };
-        planned.push({ index, handle, context: change.item.context, previous: current, next });
-        if (current) {
-          writes.push({ kind: "update", id: current.id!, fields });
-          return;
-        }
-        const key = listHandle(caller.customerGid, change.item.context);
-        if (!state.listExists)
-          listWrites.set(key, { handle: key, customerGid: caller.customerGid, context: change.item.context });
-        writes.push({
-          kind: "create",
-          handle,
-          fields: {
-            list_key: key,
-            customer_id: caller.customerGid,
-            context: change.item.context,
-            entity_type: change.item.entityType,
-            entity_gid: change.item.entityGid,
-            ...fields,
-          },
-        });
-      }
-    }
-  });
-  if (writes.length === 0) return outcomes;
-
-  for (const context of contexts) {
-    const pending = planned.filter((entry) => entry.context === context).map((entry) => entry.handle);
-    if (pending.length > 0)
-      await store.update(keyOf(context), (current) =>
-        withPendingItems(currentState(current, shopVersion, startMs), pending, Date.now()),
-      );
+  const listWrites: ListWrite[] = [];
+  const writes: { write: ItemWrite; list: ListWork; handle: string; position: number }[] = [];
+  for (const [context, list] of lists) {
+    const plan = planChanges(
+      list.changes.map((entry) => entry.change),
+      knowledge,
+      list.index!,
+      savedAt,
+    );
+    plan.plans.forEach((itemPlan, planIndex) => {
+      const { position, change } = list.changes[planIndex]!;
+      if (itemPlan.kind === "answer") outcomes[position] = itemPlan.outcome;
+      else writes.push({ write: toWrite(caller, change, itemPlan), list, handle: change.handle, position });
+    });
+    if (plan.index) listWrites.push({ handle: list.handle, customerGid: caller.customerGid, context, index: plan.index });
   }
 
-  // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not write.
-  await held.assertHeld();
-  const results = await applyWrites(caller.admin, [...listWrites.values()], writes);
-  const settled = new Map<string, Record<string, KnownItem>>();
-  const writtenAtMs = Date.now();
-  results.forEach((result, writeIndex) => {
-    const { index, handle, context, next, previous } = planned[writeIndex]!;
-    const known = settled.get(context) ?? {};
-    settled.set(context, known);
+  // What was read is current (the locks are held): the cache learns it, and the items about to be
+  // written become pending before anything is sent.
+  for (const list of lists.values()) {
+    const written = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
+    const read = learned.get(list) ?? {};
+    if (written.length === 0 && Object.keys(read).length === 0) continue;
+    await store.update(list.key, (current) =>
+      withPendingItems(
+        withItems(currentState(current, shopVersion, startMs), read, { nowMs: Date.now(), settlesPending: true }),
+        written,
+        Date.now(),
+      ),
+    );
+  }
+  annotateRequest({ cache: learned.size > 0 ? "miss" : "hit" });
+  if (writes.length === 0) return outcomes;
+
+  const results = await applyWrites(
+    caller.admin,
+    listWrites,
+    writes.map((entry) => entry.write),
+    // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not send.
+    () => held.assertHeld(),
+  );
+  const settled = new Map<ListWork, { known: Record<string, KnownItem>; forgotten: string[] }>();
+  writes.forEach(({ list, handle, position }, writeIndex) => {
+    const result = results.items[writeIndex]!;
+    const entry = settled.get(list) ?? { known: {}, forgotten: [] };
+    settled.set(list, entry);
     if (result.ok) {
-      outcomes[index] = { ok: true, result: { id: result.id, state: next.status } };
-      known[handle] = { ...next, id: result.id, stampMs: writtenAtMs };
-    } else if (result.code === "TAKEN") {
-      // Another writer created the item between our read and write: the spec's race row. Its
-      // state is left pending, to be read again.
-      outcomes[index] = { ok: false, error: new ServiceError("DUPLICATE_SAVE", ERROR_MESSAGES.DUPLICATE_SAVE) };
-    } else if (!("error" in result)) {
-      outcomes[index] = {
+      const item = observedItem(result.record);
+      outcomes[position] = { ok: true, result: { id: item.id!, state: item.status } };
+      entry.known[handle] = item;
+    } else if (result.code === "REFUSED") {
+      outcomes[position] = {
         ok: false,
         error: new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused the write: ${result.message}`),
       };
       // Refused, so nothing changed: the item is what it was before.
-      if (previous) known[handle] = previous;
+      const before = knowledge.get(handle)!;
+      if (before.kind === "known") entry.known[handle] = before.item;
+      else entry.forgotten.push(handle);
     } else {
-      outcomes[index] = { ok: false, error: asServiceError(result.error) };
+      // Applied or not, nobody can say: the item stays pending, to be read again.
+      outcomes[position] = { ok: false, error: asServiceError(result.error) };
     }
   });
-  for (const [context, known] of settled) {
-    // A created item means its list's upsert, which came first in the same request, went through.
-    const created = planned.some((entry) => entry.context === context && !entry.previous && known[entry.handle]);
-    await store.update(keyOf(context), (current) =>
-      withObservedItems(currentState(current, shopVersion, writtenAtMs), known, {
-        nowMs: writtenAtMs,
-        settlesPending: true,
-        ...(created ? { listExists: true } : {}),
-      }),
+  for (const [list, { known, forgotten }] of settled) {
+    await store.update(list.key, (current) =>
+      withoutItems(
+        withItems(currentState(current, shopVersion, startMs), known, { nowMs: Date.now(), settlesPending: true }),
+        forgotten,
+      ),
     );
   }
-  annotateRequest({ cache: "miss" });
   return outcomes;
 }
 
-/**
- * Reads by handle every item whose state the cached list states cannot tell, and whether the
- * lists of items that may be created exist, in one request; settles them into the states.
- */
-async function readUnknownStates(
-  caller: Caller,
-  changes: ItemChange[],
-  handles: string[],
-  states: Map<string, ListState>,
-  nowMs: number,
-): Promise<void> {
-  const unknownItems = handles.filter(
-    (handle, index) => lookUpItem(states.get(changes[index]!.item.context)!, handle) === undefined,
-  );
-  const unknownLists = [...states.entries()]
-    .filter(
-      ([context, state]) =>
-        state.listExists === undefined && changes.some((c) => c.item.context === context && c.action !== "remove"),
-    )
-    .map(([context]) => context);
-  if (unknownItems.length === 0 && unknownLists.length === 0) {
-    annotateRequest({ cache: "hit" });
-    return;
-  }
-  const { items, lists } = await readItemRecords(
-    caller.admin,
-    [...new Set(unknownItems)],
-    unknownLists.map((context) => listHandle(caller.customerGid, context)),
-  );
-  for (const [context, state] of states) {
-    const observed: Record<string, KnownItem> = {};
-    changes.forEach((change, index) => {
-      const handle = handles[index]!;
-      if (change.item.context !== context || !items.has(handle)) return;
-      const record = items.get(handle);
-      observed[handle] = record ? observedItem(record) : absentItem(change.item, nowMs);
-    });
-    const listExists = unknownLists.includes(context)
-      ? Boolean(lists.get(listHandle(caller.customerGid, context)))
-      : undefined;
-    states.set(context, withObservedItems(state, observed, { nowMs, settlesPending: true, listExists }));
-  }
+/** What the cached state says of an item, for the planner. */
+function knowledgeOf(state: ListState, handle: string): Knowledge {
+  const known = lookUpItem(state, handle);
+  if (known === undefined) return { kind: "unknown" };
+  return known === "inactive" ? { kind: "inactive" } : { kind: "known", item: known };
 }
 
-function activationFields(change: ItemChange, savedAt: string): Record<string, string> & { snapshot?: string } {
+/**
+ * Reads, in one request, the items and list indexes the planner needs; fills `knowledge` and the
+ * lists' indexes, and says what each list's cache may learn from it.
+ */
+async function readMissing(
+  caller: Caller,
+  lists: Map<string, ListWork>,
+  knowledge: Map<string, Knowledge>,
+): Promise<Map<ListWork, Record<string, KnownItem>>> {
+  const itemHandles: string[] = [];
+  const indexLists: ListWork[] = [];
+  for (const list of lists.values()) {
+    const needed = readsNeeded(
+      list.changes.map((entry) => entry.change),
+      knowledge,
+      list.index !== undefined,
+    );
+    itemHandles.push(...needed.items);
+    if (needed.index) indexLists.push(list);
+    // Nothing to write means no index to keep.
+    else list.index ??= [];
+  }
+  const learned = new Map<ListWork, Record<string, KnownItem>>();
+  if (itemHandles.length === 0 && indexLists.length === 0) return learned;
+  const { items, lists: records } = await readItemRecords(
+    caller.admin,
+    itemHandles,
+    indexLists.map((list) => list.handle),
+  );
+  for (const list of lists.values()) {
+    const read: Record<string, KnownItem> = {};
+    for (const { change } of list.changes) {
+      if (!items.has(change.handle)) continue;
+      const record = items.get(change.handle);
+      const item = record ? observedItem(record) : absentItem(change.item);
+      read[change.handle] = item;
+      knowledge.set(change.handle, { kind: "known", item });
+    }
+    if (Object.keys(read).length > 0) learned.set(list, read);
+  }
+  for (const list of indexLists) list.index = await indexOf(caller, list, records.get(list.handle)!);
+  return learned;
+}
+
+/**
+ * A list's index as the platform holds it; a list written before lists kept an index gets one from
+ * search (which may lag behind writes of the last moments: the one time the index can miss one).
+ */
+async function indexOf(caller: Caller, list: ListWork, record: ListRecord): Promise<string[]> {
+  if (record.index) return record.index;
+  const handles: string[] = [];
+  let after: string | undefined;
+  for (let page = 0; page < MAX_PAGES_TO_INDEX; page++) {
+    const { items, hasNextPage } = await listActiveItems(caller.admin, list.handle, MAX_LIST_LIMIT, after);
+    for (const item of items) if (item.status === "active") handles.push(itemHandle(caller.customerGid, item));
+    if (!hasNextPage) break;
+    after = items.at(-1)?.cursor;
+  }
+  return handles;
+}
+
+function toWrite(caller: Caller, change: PlannedChange, plan: Exclude<ItemPlan, { kind: "answer" }>): ItemWrite {
+  if (plan.kind === "deactivate") return { kind: "deactivate", id: plan.id };
   return {
-    status: "active",
-    saved_at: savedAt,
-    ...(change.source ? { source: change.source } : {}),
-    ...(change.snapshot ? { snapshot: JSON.stringify(change.snapshot) } : {}),
+    kind: "activate",
+    handle: plan.handle,
+    fields: { list_key: listHandle(caller.customerGid, change.item.context), customer_id: caller.customerGid, ...plan.fields },
   };
 }
 
 function asServiceError(error: unknown): ServiceError {
-  return error instanceof ServiceError
-    ? error
-    : new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
+  return isServiceError(error) ? error : new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
 }

@@ -11,11 +11,19 @@ export interface ListKey {
 
 /**
  * Where list states live: this process's memory by default, Redis when several instances must
- * see each other's writes at once. `update` is an atomic read-modify-write of one list's state.
+ * see each other's writes at once.
  */
 export interface ListStateStore {
-  get(key: ListKey): Promise<ListState | undefined>;
+  /** The state, and a token of its version for `install`. */
+  read(key: ListKey): Promise<{ state: ListState | undefined; token: string }>;
+  /** An atomic read-modify-write of one list's state, for the holder of the list's lock. */
   update(key: ListKey, change: (current: ListState | undefined) => ListState | undefined): Promise<void>;
+  /**
+   * Stores `next` only if the state is still at the version `token` was read at and nothing was
+   * lost since (evicted, or Redis lost its data); says whether it did. For a reader filling the
+   * cache with what it read from the platform: a write that ended meanwhile must win.
+   */
+  install(key: ListKey, token: string, next: ListState): Promise<boolean>;
   /** Drops every list state of one customer (customers/redact). */
   forgetCustomer(shop: string, customerGid: string): Promise<void>;
 }
@@ -24,8 +32,13 @@ export interface ListStateStore {
 const MAX_CUSTOMERS = 50_000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
+interface VersionedState {
+  state: ListState;
+  version: number;
+}
+
 interface CustomerEntry {
-  lists: Map<string, ListState>;
+  lists: Map<string, VersionedState>;
   bytes: number;
 }
 
@@ -41,14 +54,19 @@ function estimateBytes(state: ListState): number {
 
 /**
  * The in-process store: customers in least-recently-used order (a Map re-inserted on use),
- * evicted beyond MAX_CUSTOMERS or MAX_BYTES.
+ * evicted beyond MAX_CUSTOMERS or MAX_BYTES. Versions come from one counter, and a missing state's
+ * token names how many states were dropped so far, so an install never lands on a state that was
+ * dropped and written again after its reader looked.
  */
 export function createLocalListStateStore(): ListStateStore {
   const customers = new Map<string, CustomerEntry>();
   let bytes = 0;
+  let versions = 0;
+  let drops = 0;
   registerProcessCache(() => {
     customers.clear();
     bytes = 0;
+    drops += 1;
   });
 
   const customerKey = (shop: string, customerGid: string) => `${shop}\n${customerGid}`;
@@ -63,27 +81,38 @@ export function createLocalListStateStore(): ListStateStore {
   const drop = (key: string) => {
     bytes -= customers.get(key)?.bytes ?? 0;
     customers.delete(key);
+    drops += 1;
   };
+  const tokenOf = (entry: VersionedState | undefined) => (entry ? `v${entry.version}` : `dropped${drops}`);
+  const put = (key: ListKey, next: ListState | undefined) => {
+    const id = customerKey(key.shop, key.customerGid);
+    const entry = touch(id) ?? { lists: new Map<string, VersionedState>(), bytes: 0 };
+    if (next) entry.lists.set(key.context, { state: next, version: ++versions });
+    else entry.lists.delete(key.context);
+    bytes -= entry.bytes;
+    entry.bytes = [...entry.lists.values()].reduce((sum, { state }) => sum + estimateBytes(state), 0);
+    if (entry.lists.size === 0) {
+      customers.delete(id);
+      return;
+    }
+    customers.set(id, entry);
+    bytes += entry.bytes;
+    while (customers.size > MAX_CUSTOMERS || bytes > MAX_BYTES) drop(customers.keys().next().value!);
+  };
+  const current = (key: ListKey) => touch(customerKey(key.shop, key.customerGid))?.lists.get(key.context);
 
   return {
-    async get(key) {
-      return touch(customerKey(key.shop, key.customerGid))?.lists.get(key.context);
+    async read(key) {
+      const entry = current(key);
+      return { state: entry?.state, token: tokenOf(entry) };
     },
     async update(key, change) {
-      const id = customerKey(key.shop, key.customerGid);
-      const entry = touch(id) ?? { lists: new Map<string, ListState>(), bytes: 0 };
-      const next = change(entry.lists.get(key.context));
-      if (next) entry.lists.set(key.context, next);
-      else entry.lists.delete(key.context);
-      bytes -= entry.bytes;
-      entry.bytes = [...entry.lists.values()].reduce((sum, state) => sum + estimateBytes(state), 0);
-      if (entry.lists.size === 0) {
-        customers.delete(id);
-        return;
-      }
-      customers.set(id, entry);
-      bytes += entry.bytes;
-      while (customers.size > MAX_CUSTOMERS || bytes > MAX_BYTES) drop(customers.keys().next().value!);
+      put(key, change(current(key)?.state));
+    },
+    async install(key, token, next) {
+      if (tokenOf(current(key)) !== token) return false;
+      put(key, next);
+      return true;
     },
     async forgetCustomer(shop, customerGid) {
       drop(customerKey(shop, customerGid));
@@ -97,22 +126,25 @@ export function createLocalListStateStore(): ListStateStore {
  */
 export function createSharedListStateStore(hashes: SharedHashes): ListStateStore {
   const hashOf = (shop: string, customerGid: string) => `list-state:${shop}:${customerGid}`;
+  const parse = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as ListState));
   return {
-    async get(key) {
-      const text = await hashes.read(hashOf(key.shop, key.customerGid), key.context);
-      return text === undefined ? undefined : (JSON.parse(text) as ListState);
+    async read(key) {
+      const { value, token } = await hashes.readVersioned(hashOf(key.shop, key.customerGid), key.context);
+      return { state: parse(value), token };
     },
     async update(key, change) {
       await hashes.update(
         hashOf(key.shop, key.customerGid),
         key.context,
         (current) => {
-          const next = change(current === undefined ? undefined : (JSON.parse(current) as ListState));
+          const next = change(parse(current));
           return next === undefined ? undefined : JSON.stringify(next);
         },
         LIST_STATE_TTL_MS,
       );
     },
+    install: (key, token, next) =>
+      hashes.install(hashOf(key.shop, key.customerGid), key.context, token, JSON.stringify(next), LIST_STATE_TTL_MS),
     forgetCustomer: (shop, customerGid) => hashes.remove(hashOf(shop, customerGid)),
   };
 }

@@ -9,7 +9,7 @@ export interface KnownItem {
   entityGid: string;
   savedAt: string | null;
   snapshot: string | null;
-  /** When the state was written (platform updatedAt, or the write's time): newer replaces older. */
+  /** The platform's updatedAt of the state described (0 for an item that does not exist): list order. */
   stampMs: number;
 }
 
@@ -24,27 +24,25 @@ export type CachedItem = KnownItem | PendingItem;
 /**
  * The cached state of one customer's list (one list context): the items known by handle, and
  * whether they include every active item of the list, so is-saved and list can be answered
- * without the platform and a shopper's own writes show at once although the platform's search
- * lags behind its writes.
+ * without the platform.
+ *
+ * Why it is never wrong (docs/decisions/0005-consistent-list-state.md): only a holder of the
+ * list's lock changes the list on the platform, and it marks the items it writes pending before
+ * the write and settles them after, under that lock. Anything else that fills the state (a read
+ * that missed) installs what it read only if the state has not changed since it looked at it
+ * (a version compared where the state is stored), never over a pending mark.
  */
 export interface ListState {
   /** The shop version the state was filled under; another version makes it stale. */
   shopVersion: number;
-  /** Every active item of the list is among `items`. */
+  /** Every active item of the list is among `items` (filled from the list's index, or kept so by its writers). */
   complete: boolean;
-  /** Whether the save_list record exists; undefined when unknown. */
-  listExists?: boolean;
   items: Record<string, CachedItem>;
   expiresAtMs: number;
 }
 
 /** How long a list state is trusted after it was last filled from the platform or written. */
 export const LIST_STATE_TTL_MS = 5 * 60_000;
-/**
- * A pending mark older than this belongs to a writer that died: its lock expired long ago, so a
- * reader may settle it from the platform. Younger marks are left to their writer.
- */
-export const PENDING_SETTLE_AFTER_MS = 30_000;
 
 export const isPending = (item: CachedItem | undefined): item is PendingItem => Boolean(item && "pending" in item);
 
@@ -55,41 +53,41 @@ export function currentState(state: ListState | undefined, shopVersion: number, 
 }
 
 /**
- * What the state says of one item: its known state, "absent" when the item is known not to be
- * active (a complete state without it), or undefined when the platform must be asked.
+ * What the state says of one item: its known state; "inactive" when the state is complete and
+ * does not hold it (not active, but whether it exists as removed is not known); undefined when the
+ * platform must be asked (not known, or a write on it is under way).
  */
-export function lookUpItem(state: ListState, handle: string): KnownItem | "absent" | undefined {
+export function lookUpItem(state: ListState, handle: string): KnownItem | "inactive" | undefined {
   const item = state.items[handle];
   if (isPending(item)) return undefined;
   if (item) return item;
-  return state.complete ? "absent" : undefined;
+  return state.complete ? "inactive" : undefined;
+}
+
+/** Whether the state says the item is active, or undefined when it cannot say. */
+export function knownActive(state: ListState, handle: string): boolean | undefined {
+  const known = lookUpItem(state, handle);
+  if (known === undefined) return undefined;
+  return known !== "inactive" && known.status === "active";
 }
 
 /**
- * Folds observed items into the state: an item replaces what is cached unless the cached state is
- * newer, and a pending mark is replaced only by its writer (`settlesPending`) or once it is old
- * enough to have been abandoned. Observations from the platform's search may lag behind writes,
- * which the stamps take care of.
+ * The state with observed items in it. Pending marks stay unless `settlesPending` (only the
+ * holder of the list's lock settles them); `complete` sets the flag.
  */
-export function withObservedItems(
+export function withItems(
   state: ListState,
   observed: Record<string, KnownItem>,
-  options: { nowMs: number; settlesPending?: boolean; complete?: boolean; listExists?: boolean },
+  options: { nowMs: number; settlesPending?: boolean; complete?: boolean },
 ): ListState {
   const items = { ...state.items };
   for (const [handle, item] of Object.entries(observed)) {
-    const cached = items[handle];
-    if (isPending(cached)) {
-      if (options.settlesPending || options.nowMs - cached.sinceMs > PENDING_SETTLE_AFTER_MS) items[handle] = item;
-    } else if (!cached || cached.stampMs <= item.stampMs) {
-      items[handle] = item;
-    }
+    if (!isPending(items[handle]) || options.settlesPending) items[handle] = item;
   }
   return {
     ...state,
     items,
-    complete: state.complete || Boolean(options.complete),
-    listExists: options.listExists ?? state.listExists,
+    complete: options.complete ?? state.complete,
     expiresAtMs: options.nowMs + LIST_STATE_TTL_MS,
   };
 }
@@ -98,6 +96,13 @@ export function withObservedItems(
 export function withPendingItems(state: ListState, handles: readonly string[], nowMs: number): ListState {
   const items = { ...state.items };
   for (const handle of handles) items[handle] = { pending: true, sinceMs: nowMs };
+  return { ...state, items, expiresAtMs: nowMs + LIST_STATE_TTL_MS };
+}
+
+/** Forgets what the state says of items (a write on them ended without a known outcome). */
+export function withoutItems(state: ListState, handles: readonly string[]): ListState {
+  const items = { ...state.items };
+  for (const handle of handles) delete items[handle];
   return { ...state, items };
 }
 
@@ -106,6 +111,14 @@ export function activeItems(state: ListState): KnownItem[] {
   return Object.values(state.items)
     .filter((item): item is KnownItem => !isPending(item) && item.status === "active")
     .sort((a, b) => b.stampMs - a.stampMs || (b.id ?? "").localeCompare(a.id ?? ""));
+}
+
+/** The handles of the list's active items, newest save first: the list's index when the state is complete. */
+export function activeHandles(state: ListState): string[] {
+  return Object.entries(state.items)
+    .filter((entry): entry is [string, KnownItem] => !isPending(entry[1]) && entry[1].status === "active")
+    .sort(([, a], [, b]) => b.stampMs - a.stampMs || (b.id ?? "").localeCompare(a.id ?? ""))
+    .map(([handle]) => handle);
 }
 
 export function pendingHandles(state: ListState): string[] {

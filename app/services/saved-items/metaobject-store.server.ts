@@ -19,22 +19,30 @@ export interface SaveItemRecord {
   snapshot: string | null;
 }
 
-/** Everything a write needs; fields are the save_item metaobject's keys. */
+/** An item write: an upsert by handle (creates or reactivates) or a deactivation by id. */
 export type ItemWrite =
-  | { kind: "create"; handle: string; fields: Record<string, string> }
-  | { kind: "update"; id: string; fields: Record<string, string> };
+  | { kind: "activate"; handle: string; fields: Record<string, string> }
+  | { kind: "deactivate"; id: string };
 
+/** The list record with its index: the handles of its active items, newest first. */
 export interface ListWrite {
   handle: string;
   customerGid: string;
   context: string;
+  index: readonly string[];
 }
 
 export type WriteOutcome =
-  | { ok: true; id: string }
-  | { ok: false; code: "TAKEN" | "OTHER"; message: string }
+  | { ok: true; record: SaveItemRecord }
+  | { ok: false; code: "REFUSED"; message: string }
   /** The request carrying this write failed as a whole; whether the platform applied it is unknown. */
   | { ok: false; code: "UNSENT_OR_UNKNOWN"; error: unknown };
+
+/** What the platform holds of a list: whether its record exists, and its index (null: it has none). */
+export interface ListRecord {
+  exists: boolean;
+  index: string[] | null;
+}
 
 interface MetaobjectNode {
   id: string;
@@ -42,7 +50,7 @@ interface MetaobjectNode {
   fields: { key: string; value: string | null }[];
 }
 interface MutationPayload {
-  metaobject: { id: string } | null;
+  metaobject: MetaobjectNode | { id: string } | null;
   userErrors: { field?: string[] | null; message: string; code?: string | null }[];
 }
 
@@ -77,15 +85,26 @@ export function toSaveItemRecord(node: MetaobjectNode): SaveItemRecord {
 
 const toFields = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => ({ key, value }));
 
+/** The save_list field that holds the list's index. */
+const INDEX_FIELD = "active_items";
+const LIST_SELECTION = `id index: field(key: "${INDEX_FIELD}") { value }`;
+
+function toListRecord(node: { id: string; index: { value: string | null } | null } | null): ListRecord {
+  if (!node) return { exists: false, index: [] };
+  const parsed = parseStoredJson(node.index?.value ?? null);
+  const index = Array.isArray(parsed) && parsed.every((entry) => typeof entry === "string") ? parsed : null;
+  return { exists: true, index };
+}
+
 /**
- * Reads many save_items (and whether their lists exist) in ONE request, by handle, with one
- * aliased root field per handle: handle lookups are strongly consistent, unlike search.
+ * Reads many save_items and lists (with their index) in ONE request, by handle, with one aliased
+ * root field per handle: handle lookups are strongly consistent, unlike search.
  */
 export async function readItemRecords(
   admin: AdminGraphqlClient,
   itemHandles: readonly string[],
   listHandles: readonly string[] = [],
-): Promise<{ items: Map<string, SaveItemRecord | null>; lists: Map<string, string | null> }> {
+): Promise<{ items: Map<string, SaveItemRecord | null>; lists: Map<string, ListRecord> }> {
   const variableDefinitions: string[] = [];
   const selections: string[] = [];
   const variables: Record<string, unknown> = {};
@@ -96,7 +115,7 @@ export async function readItemRecords(
   });
   listHandles.forEach((handle, index) => {
     variableDefinitions.push(`$l${index}: MetaobjectHandleInput!`);
-    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { id }`);
+    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ${LIST_SELECTION} }`);
     variables[`l${index}`] = { type: SAVE_LIST_TYPE, handle };
   });
   const query = `#graphql
@@ -104,15 +123,47 @@ export async function readItemRecords(
       ${selections.join("\n      ")}
     }
     ${itemHandles.length > 0 ? SAVE_ITEM_FRAGMENT : ""}`;
-  const data = await runAdminGraphql<Record<string, MetaobjectNode | { id: string } | null>>(admin, query, variables);
+  const data = await runAdminGraphql<Record<string, unknown>>(admin, query, variables);
   const items = new Map<string, SaveItemRecord | null>();
   itemHandles.forEach((handle, index) => {
     const node = data[`i${index}`] as MetaobjectNode | null;
     items.set(handle, node ? toSaveItemRecord(node) : null);
   });
-  const lists = new Map<string, string | null>();
-  listHandles.forEach((handle, index) => lists.set(handle, data[`l${index}`]?.id ?? null));
+  const lists = new Map<string, ListRecord>();
+  listHandles.forEach((handle, index) => lists.set(handle, toListRecord(data[`l${index}`] as ListNode | null)));
   return { items, lists };
+}
+
+type ListNode = { id: string; index: { value: string | null } | null };
+
+const READ_LIST = `#graphql
+  query SavedItemsReadList($list: MetaobjectHandleInput!, $type: String!, $first: Int!, $query: String!) {
+    list: metaobjectByHandle(handle: $list) { ${LIST_SELECTION} }
+    items: metaobjects(type: $type, first: $first, query: $query, sortKey: "updated_at", reverse: true) {
+      edges { cursor node { ...SaveItemNode } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${SAVE_ITEM_FRAGMENT}`;
+
+/**
+ * A list's record and index (by handle: current) with the first page of its active items from
+ * search, in one request. The index says which items are active; search, which may lag behind
+ * writes, supplies their fields, and whatever the index names that search did not return is read
+ * by handle afterwards.
+ */
+export async function readList(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  first: number,
+): Promise<{ list: ListRecord; items: (SaveItemRecord & { cursor: string })[]; hasNextPage: boolean }> {
+  const data = await runAdminGraphql<{ list: ListNode | null; items: SearchPage }>(admin, READ_LIST, {
+    list: { type: SAVE_LIST_TYPE, handle: listHandle },
+    type: SAVE_ITEM_TYPE,
+    first,
+    query: activeItemsQuery(listHandle),
+  });
+  return { list: toListRecord(data.list), ...fromSearchPage(data.items) };
 }
 
 /**
@@ -123,23 +174,25 @@ export async function readItemRecords(
 export const MAX_WRITES_PER_MUTATION = 90;
 
 /**
- * Applies list creations and item writes, each write reporting its own outcome (a user error on
- * one item never blocks the others). Root mutation fields run in order, so lists exist before
- * their first items. Up to MAX_WRITES_PER_MUTATION writes go in one request; a larger batch is
- * split, lists first, never refused for its cost. When a request fails as a whole, its writes and
- * those of the requests not yet sent report UNSENT_OR_UNKNOWN with the failure, while the writes
- * of the requests before it keep their true outcomes.
+ * Applies a list's record and index (first, so the index never misses an item that is active) and
+ * item writes, each write reporting its own outcome (a user error on one item never blocks the
+ * others) with the item as the platform now holds it. Up to MAX_WRITES_PER_MUTATION writes go in
+ * one request; a larger batch is split, never refused for its cost. When a request fails as a
+ * whole, its writes and those of the requests not yet sent report UNSENT_OR_UNKNOWN with the
+ * failure, while the writes of the requests before it keep their true outcomes. `beforeEachRequest`
+ * runs before every request is sent (the lock holder confirms its locks there).
  */
 export async function applyWrites(
   admin: AdminGraphqlClient,
   lists: readonly ListWrite[],
   writes: readonly ItemWrite[],
-): Promise<WriteOutcome[]> {
+  beforeEachRequest: () => Promise<void>,
+): Promise<{ items: WriteOutcome[] }> {
   const all: ({ kind: "list"; list: ListWrite } | { kind: "item"; write: ItemWrite; index: number })[] = [
     ...lists.map((list) => ({ kind: "list" as const, list })),
     ...writes.map((write, index) => ({ kind: "item" as const, write, index })),
   ];
-  const outcomes: WriteOutcome[] = [];
+  const items: WriteOutcome[] = [];
   for (let start = 0; start < all.length; start += MAX_WRITES_PER_MUTATION) {
     const chunk = all.slice(start, start + MAX_WRITES_PER_MUTATION);
     let data: Record<string, MutationPayload | null>;
@@ -147,18 +200,19 @@ export async function applyWrites(
       data = await runMutation(
         admin,
         chunk.map((entry) => (entry.kind === "list" ? entry.list : entry.write)),
+        beforeEachRequest,
       );
     } catch (error) {
       for (const entry of all.slice(start)) {
-        if (entry.kind === "item") outcomes[entry.index] = { ok: false, code: "UNSENT_OR_UNKNOWN", error };
+        if (entry.kind === "item") items[entry.index] = { ok: false, code: "UNSENT_OR_UNKNOWN", error };
       }
-      return outcomes;
+      return { items };
     }
     chunk.forEach((entry, position) => {
       const result = data[`w${position}`];
       if (entry.kind === "list") {
-        // Items carry their own list key, customer and context, so they stay valid without the
-        // list record; the next save upserts it again. Failing the items would misreport writes.
+        // The items are written all the same: the next write of the list writes its index again,
+        // and until then a read of the list finds them by search too.
         if (!result?.metaobject) {
           console.warn(
             `save_list ${entry.list.handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`,
@@ -166,52 +220,60 @@ export async function applyWrites(
         }
         return;
       }
-      if (result?.metaobject) {
-        outcomes[entry.index] = { ok: true, id: result.metaobject.id };
+      if (result?.metaobject && "fields" in result.metaobject) {
+        items[entry.index] = { ok: true, record: toSaveItemRecord(result.metaobject) };
         return;
       }
-      const errors = result?.userErrors ?? [];
-      const taken = errors.some((e) => e.code === "TAKEN");
-      outcomes[entry.index] = {
+      items[entry.index] = {
         ok: false,
-        code: taken ? "TAKEN" : "OTHER",
-        message: errors.map((e) => e.message).join("; "),
+        code: "REFUSED",
+        message: (result?.userErrors ?? []).map((e) => e.message).join("; "),
       };
     });
   }
-  return outcomes;
+  return { items };
 }
 
 async function runMutation(
   admin: AdminGraphqlClient,
   entries: readonly (ListWrite | ItemWrite)[],
+  beforeEachRequest: () => Promise<void>,
 ): Promise<Record<string, MutationPayload | null>> {
   const variableDefinitions: string[] = [];
   const selections: string[] = [];
   const variables: Record<string, unknown> = {};
-  const payload = "metaobject { id } userErrors { field message code }";
+  const errors = "userErrors { field message code }";
   entries.forEach((entry, index) => {
     if (!("kind" in entry)) {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
-      selections.push(`w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { ${payload} }`);
+      selections.push(`w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { id } ${errors} }`);
       variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: entry.handle };
-      variables[`w${index}`] = { fields: toFields({ customer_id: entry.customerGid, context: entry.context }) };
-    } else if (entry.kind === "create") {
-      variableDefinitions.push(`$w${index}: MetaobjectCreateInput!`);
-      selections.push(`w${index}: metaobjectCreate(metaobject: $w${index}) { ${payload} }`);
-      variables[`w${index}`] = { type: SAVE_ITEM_TYPE, handle: entry.handle, fields: toFields(entry.fields) };
+      variables[`w${index}`] = {
+        fields: toFields({ customer_id: entry.customerGid, context: entry.context, [INDEX_FIELD]: JSON.stringify(entry.index) }),
+      };
+    } else if (entry.kind === "activate") {
+      variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
+      selections.push(
+        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { ...SaveItemNode } ${errors} }`,
+      );
+      variables[`h${index}`] = { type: SAVE_ITEM_TYPE, handle: entry.handle };
+      variables[`w${index}`] = { fields: toFields(entry.fields) };
     } else {
       variableDefinitions.push(`$id${index}: ID!`, `$w${index}: MetaobjectUpdateInput!`);
-      selections.push(`w${index}: metaobjectUpdate(id: $id${index}, metaobject: $w${index}) { ${payload} }`);
+      selections.push(
+        `w${index}: metaobjectUpdate(id: $id${index}, metaobject: $w${index}) { metaobject { ...SaveItemNode } ${errors} }`,
+      );
       variables[`id${index}`] = entry.id;
-      variables[`w${index}`] = { fields: toFields(entry.fields) };
+      variables[`w${index}`] = { fields: toFields({ status: "removed" }) };
     }
   });
+  const writesItems = entries.some((entry) => "kind" in entry);
   const query = `#graphql
     mutation SavedItemsApplyWrites(${variableDefinitions.join(", ")}) {
       ${selections.join("\n      ")}
-    }`;
-  return runAdminGraphql<Record<string, MutationPayload | null>>(admin, query, variables);
+    }
+    ${writesItems ? SAVE_ITEM_FRAGMENT : ""}`;
+  return runAdminGraphql<Record<string, MutationPayload | null>>(admin, query, variables, { beforeEachAttempt: beforeEachRequest });
 }
 
 const LIST_ACTIVE_ITEMS = `#graphql
@@ -223,10 +285,23 @@ const LIST_ACTIVE_ITEMS = `#graphql
   }
   ${SAVE_ITEM_FRAGMENT}`;
 
+interface SearchPage {
+  edges: { cursor: string; node: MetaobjectNode }[];
+  pageInfo: { hasNextPage: boolean };
+}
+
+const activeItemsQuery = (listKey: string) => `fields.list_key:"${listKey}" AND fields.status:"active"`;
+
+const fromSearchPage = (page: SearchPage) => ({
+  items: page.edges.map((edge) => ({ ...toSaveItemRecord(edge.node), cursor: edge.cursor })),
+  hasNextPage: page.pageInfo.hasNextPage,
+});
+
 /**
  * One page of a list's active items, newest save first. Only activation and removal write an
  * item, so updated_at order is save order. Search is eventually consistent on the platform: a
- * write may show here a moment after it happened (the list-state cache covers that gap).
+ * write may show here a moment after it happened, and an item may match on a status it no longer
+ * has (its fields are current).
  */
 export async function listActiveItems(
   admin: AdminGraphqlClient,
@@ -234,18 +309,13 @@ export async function listActiveItems(
   first: number,
   after: string | undefined,
 ): Promise<{ items: (SaveItemRecord & { cursor: string })[]; hasNextPage: boolean }> {
-  const data = await runAdminGraphql<{
-    metaobjects: { edges: { cursor: string; node: MetaobjectNode }[]; pageInfo: { hasNextPage: boolean } };
-  }>(admin, LIST_ACTIVE_ITEMS, {
+  const data = await runAdminGraphql<{ metaobjects: SearchPage }>(admin, LIST_ACTIVE_ITEMS, {
     type: SAVE_ITEM_TYPE,
     first,
     after: after ?? null,
-    query: `fields.list_key:"${listKey}" AND fields.status:"active"`,
+    query: activeItemsQuery(listKey),
   });
-  return {
-    items: data.metaobjects.edges.map((edge) => ({ ...toSaveItemRecord(edge.node), cursor: edge.cursor })),
-    hasNextPage: data.metaobjects.pageInfo.hasNextPage,
-  };
+  return fromSearchPage(data.metaobjects);
 }
 
 /** A json field's stored text, parsed; undefined when it is absent or not valid JSON. */

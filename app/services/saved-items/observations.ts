@@ -15,8 +15,8 @@ export function observedItem(record: SaveItemRecord): KnownItem {
   };
 }
 
-/** An item the platform said does not exist, observed at `nowMs`. */
-export function absentItem(identity: ItemIdentity, nowMs: number): KnownItem {
+/** An item the platform said does not exist. */
+export function absentItem(identity: ItemIdentity): KnownItem {
   return {
     id: null,
     status: "removed",
@@ -24,6 +24,6 @@ export function absentItem(identity: ItemIdentity, nowMs: number): KnownItem {
     entityGid: identity.entityGid,
     savedAt: null,
     snapshot: null,
-    stampMs: nowMs,
+    stampMs: 0,
   };
 }

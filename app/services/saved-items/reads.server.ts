@@ -8,14 +8,21 @@ import { decodeListCursor, encodeListCursor, type ListPosition } from "./list-cu
 import {
   activeItems,
   currentState,
+  isPending,
   lookUpItem,
   pendingHandles,
-  withObservedItems,
+  withItems,
   type KnownItem,
   type ListState,
 } from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
-import { listActiveItems, parseStoredJson, readItemRecords, type SaveItemRecord } from "./metaobject-store.server";
+import {
+  listActiveItems,
+  parseStoredJson,
+  readItemRecords,
+  readList,
+  type SaveItemRecord,
+} from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type IsSavedQuery, type ListItem, type ListQuery, type ListResult } from "./schemas";
 
@@ -37,15 +44,16 @@ async function withoutCacheIfUnreachable<T>(work: () => Promise<T>, fallback: T)
   }
 }
 
-function updateState(key: ListKey, change: (current: ListState | undefined) => ListState | undefined): Promise<void> {
-  return withoutCacheIfUnreachable(() => getListStateStore().update(key, change), undefined);
+/** Fills the cache with what a read found, unless anything changed since the read looked at it. */
+function installState(key: ListKey, token: string, next: ListState): Promise<unknown> {
+  return withoutCacheIfUnreachable(() => getListStateStore().install(key, token, next), false);
 }
 
-async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState }> {
+async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState; token?: string }> {
   const key = { shop: caller.shop, customerGid: caller.customerGid, context };
-  const cached = await withoutCacheIfUnreachable(() => getListStateStore().get(key), undefined);
-  const state = currentState(cached, await readShopVersion(caller.shop), Date.now());
-  return { key, state };
+  const read = await withoutCacheIfUnreachable(() => getListStateStore().read(key), undefined);
+  const state = currentState(read?.state, await readShopVersion(caller.shop), Date.now());
+  return { key, state, ...(read ? { token: read.token } : {}) };
 }
 
 /**
@@ -53,24 +61,23 @@ async function loadState(caller: Caller, context: string): Promise<{ key: ListKe
  * nothing), else one strongly consistent read by handle, remembered for the next time.
  */
 export async function isSaved(caller: Caller, input: IsSavedQuery): Promise<{ saved: boolean }> {
-  const { key, state } = await loadState(caller, input.context);
+  const { key, state, token } = await loadState(caller, input.context);
   const handle = itemHandle(caller.customerGid, input);
   const known = lookUpItem(state, handle);
   recordLookup(known === undefined ? "miss" : "hit");
-  if (known !== undefined) return { saved: known !== "absent" && known.status === "active" };
+  if (known !== undefined) return { saved: known !== "inactive" && known.status === "active" };
   const { items } = await readItemRecords(caller.admin, [handle]);
   const record = items.get(handle);
-  const nowMs = Date.now();
-  const observed = record ? observedItem(record) : absentItem(input, nowMs);
-  await updateState(key, (current) =>
-    withObservedItems(currentState(current, state.shopVersion, nowMs), { [handle]: observed }, { nowMs }),
-  );
+  const observed = record ? observedItem(record) : absentItem(input);
+  if (token !== undefined && !isPending(state.items[handle])) {
+    await installState(key, token, withItems(state, { [handle]: observed }, { nowMs: Date.now() }));
+  }
   return { saved: observed.status === "active" };
 }
 
 /**
- * list: lists of up to MAX_LIST_LIMIT active items are read whole from the platform once and then
- * served from their cached state, where the shopper's own writes show at once; longer lists are
+ * list: lists of up to MAX_LIST_LIMIT active items are read whole from the platform once (the
+ * list's index, current, and its items) and then served from their cached state; longer lists are
  * paged through the platform's search. Items whose write is under way are read by handle first.
  */
 export async function listSaved(caller: Caller, input: ListQuery): Promise<ListResult> {
@@ -81,17 +88,10 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   recordLookup(state.complete ? "hit" : "miss");
   if (position?.kind === "platform") return platformPage(caller, input, position.cursor, state);
   if (!state.complete) {
-    const page = await listActiveItems(caller.admin, listKey, MAX_LIST_LIMIT, undefined);
-    const nowMs = Date.now();
-    const observed = Object.fromEntries(
-      page.items.map((record) => [itemHandle(caller.customerGid, record), observedItem(record)]),
-    );
-    const complete = !page.hasNextPage;
-    const filled = (current: ListState | undefined) =>
-      withObservedItems(currentState(current, loaded.state.shopVersion, nowMs), observed, { nowMs, complete });
-    state = filled(loaded.state);
-    await updateState(loaded.key, (current) => (state = filled(current)));
-    if (!complete) return longListPage(caller, input, position, state);
+    const filled = await fillState(caller, input.context, state);
+    if (!filled) return longListPage(caller, input, position, state);
+    state = filled;
+    if (loaded.token !== undefined) await installState(loaded.key, loaded.token, state);
   }
   const items = activeItems(await settledForReading(caller, state)).filter((item) => isAfter(item, position));
   const page = items.slice(0, input.limit);
@@ -105,12 +105,35 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   };
 }
 
+/**
+ * The state completed from the platform: the list's index (read by handle, so current) says which
+ * items are active; search, in the same request, supplies their fields, and what the index names
+ * that search has not caught up with is read by handle. Items search finds that the index does not
+ * name are kept too (a list record whose write was refused). A list without an index (written
+ * before lists kept one) is taken from search alone. Undefined when the list is too long to cache.
+ */
+async function fillState(caller: Caller, context: string, state: ListState): Promise<ListState | undefined> {
+  const { list, items: page, hasNextPage } = await readList(
+    caller.admin,
+    listHandle(caller.customerGid, context),
+    MAX_LIST_LIMIT,
+  );
+  if (hasNextPage || (list.index?.length ?? 0) > MAX_LIST_LIMIT) return undefined;
+  const observed: Record<string, KnownItem> = {};
+  for (const record of page) observed[itemHandle(caller.customerGid, record)] = observedItem(record);
+  const missing = (list.index ?? []).filter((handle) => !(handle in observed));
+  if (missing.length > 0) {
+    const { items } = await readItemRecords(caller.admin, missing);
+    for (const [handle, record] of items) if (record) observed[handle] = observedItem(record);
+  }
+  return withItems(state, observed, { nowMs: Date.now(), complete: true });
+}
+
 /** The state with its pending items read by handle (strongly consistent), for this answer only. */
 async function settledForReading(caller: Caller, state: ListState): Promise<ListState> {
   const pending = pendingHandles(state);
   if (pending.length === 0) return state;
   const { items } = await readItemRecords(caller.admin, pending);
-  const nowMs = Date.now();
   const observed: Record<string, KnownItem> = {};
   for (const handle of pending) {
     const record = items.get(handle);
@@ -118,7 +141,7 @@ async function settledForReading(caller: Caller, state: ListState): Promise<List
   }
   const withoutMissing = { ...state, items: { ...state.items } };
   for (const handle of pending) if (!items.get(handle)) delete withoutMissing.items[handle];
-  return withObservedItems(withoutMissing, observed, { nowMs, settlesPending: true });
+  return withItems(withoutMissing, observed, { nowMs: Date.now(), settlesPending: true });
 }
 
 function isAfter(item: KnownItem, position: ListPosition | undefined): boolean {
@@ -167,7 +190,7 @@ function toPlatformResult(
   const last = records.at(-1);
   const items = records.map(observedItem).filter((item) => {
     const cached = lookUpItem(state, itemHandle(caller.customerGid, { ...item, context }));
-    return !(cached && cached !== "absent" && cached.status === "removed" && cached.stampMs > item.stampMs);
+    return item.status === "active" && !(cached && cached !== "inactive" && cached.status === "removed" && cached.stampMs > item.stampMs);
   });
   return {
     items: items.map(toListItem),

@@ -1,0 +1,167 @@
+import { ServiceError } from "~/lib/errors";
+import type { KnownItem } from "./list-state";
+import type { ItemIdentity, SaveOperationResult } from "./schemas";
+import { decideTransition, type ItemAction } from "./transitions";
+
+/**
+ * The write path's decisions, as pure functions: what a change needs to know, what it writes and
+ * what it answers, from what is known of its item and of its list's index. The I/O around them
+ * (apply-item-changes.server.ts) holds the list's lock, reads what these say is missing, writes
+ * what they say and settles the cache with the platform's answers.
+ */
+
+/** A list holds at most this many active items: its index (one json field) must stay well under 128 KB. */
+export const MAX_ACTIVE_ITEMS_PER_LIST = 1_000;
+
+/** What is known of an item when deciding. */
+export type Knowledge =
+  /** Its state as read from the platform or kept exact by the cache; `id: null` when it does not exist. */
+  | { kind: "known"; item: KnownItem }
+  /** Not active (a complete list state does not hold it), but whether it exists as removed is not known. */
+  | { kind: "inactive" }
+  /** Nothing can be said: it must be read by handle. */
+  | { kind: "unknown" };
+
+export interface PlannedChange {
+  action: ItemAction;
+  handle: string;
+  item: ItemIdentity;
+  source?: string;
+  /** The snapshot as stored (JSON text). */
+  snapshot?: string;
+}
+
+export type ChangeOutcome = { ok: true; result: SaveOperationResult } | { ok: false; error: ServiceError };
+
+export type ItemPlan =
+  | { kind: "answer"; outcome: ChangeOutcome }
+  /** Create or reactivate by handle (an upsert): whether it exists as removed need not be known. */
+  | { kind: "activate"; handle: string; fields: Record<string, string> }
+  | { kind: "deactivate"; handle: string; id: string };
+
+export interface Plan {
+  plans: ItemPlan[];
+  /** The list's new index (active handles, newest first), when the changes alter it. */
+  index?: string[];
+}
+
+const MESSAGES = {
+  DUPLICATE_SAVE: "This item is already saved in this list",
+  ITEM_NOT_FOUND: "No saved item matches this context, entity type and GID",
+} as const;
+
+const failure = (code: keyof typeof MESSAGES): ChangeOutcome => ({
+  ok: false,
+  error: new ServiceError(code, MESSAGES[code]),
+});
+
+/** The current state of an item for the state table, or undefined when it must be read first. */
+function stateFor(action: ItemAction, knowledge: Knowledge): "active" | "removed" | null | "not-active" | undefined {
+  if (knowledge.kind === "unknown") return undefined;
+  if (knowledge.kind === "inactive") return action === "remove" ? undefined : "not-active";
+  const { item } = knowledge;
+  return item.id === null ? null : item.status;
+}
+
+/**
+ * What must be read before deciding: the items whose state is unknown (a remove must also know
+ * whether an inactive item exists: 404 or 200), and the list's index when it is not known and a
+ * change may alter it.
+ */
+export function readsNeeded(
+  changes: readonly PlannedChange[],
+  knowledge: ReadonlyMap<string, Knowledge>,
+  indexKnown: boolean,
+): { items: string[]; index: boolean } {
+  const items = changes
+    .filter((change) => stateFor(change.action, knowledge.get(change.handle)!) === undefined)
+    .map((change) => change.handle);
+  const mayWrite = changes.some((change) => {
+    const state = stateFor(change.action, knowledge.get(change.handle)!);
+    if (state === undefined) return true;
+    const { kind } = decideTransition(change.action, state === "not-active" ? null : state);
+    return kind === "activate" || kind === "deactivate";
+  });
+  return { items: [...new Set(items)], index: !indexKnown && mayWrite };
+}
+
+/**
+ * Decides every change from complete knowledge (readsNeeded satisfied): the answers that need no
+ * write, the writes, and the list's new index. Changes apply in order, each seeing the ones before
+ * it (a batch never holds one item twice: BATCH_CONFLICT comes first).
+ */
+export function planChanges(
+  changes: readonly PlannedChange[],
+  knowledge: ReadonlyMap<string, Knowledge>,
+  index: readonly string[],
+  savedAt: string,
+): Plan {
+  const active = new Set(index);
+  const order = [...index];
+  let changed = false;
+  const plans = changes.map((change): ItemPlan => {
+    const known = knowledge.get(change.handle)!;
+    const state = stateFor(change.action, known);
+    if (state === undefined) throw new Error(`planChanges: ${change.handle} must be read first`);
+    const transition = decideTransition(change.action, state === "not-active" ? null : state);
+    const item = known.kind === "known" ? known.item : undefined;
+    switch (transition.kind) {
+      case "unchanged":
+        return { kind: "answer", outcome: { ok: true, result: { id: item!.id!, state: transition.state } } };
+      case "error":
+        return { kind: "answer", outcome: failure(transition.code) };
+      case "deactivate":
+        active.delete(change.handle);
+        changed = true;
+        return { kind: "deactivate", handle: change.handle, id: item!.id! };
+      case "activate":
+        if (!active.has(change.handle) && active.size >= MAX_ACTIVE_ITEMS_PER_LIST) {
+          return {
+            kind: "answer",
+            outcome: {
+              ok: false,
+              error: new ServiceError(
+                "PLAN_LIMIT_REACHED",
+                `A list holds at most ${MAX_ACTIVE_ITEMS_PER_LIST} saved items; remove some before saving more`,
+              ),
+            },
+          };
+        }
+        active.add(change.handle);
+        order.unshift(change.handle);
+        changed = true;
+        return { kind: "activate", handle: change.handle, fields: activationFields(change, savedAt) };
+    }
+  });
+  if (!changed) return { plans };
+  return { plans, index: [...new Set(order)].filter((handle) => active.has(handle)) };
+}
+
+/** Every field of an active save_item: an upsert may create it. */
+function activationFields(change: PlannedChange, savedAt: string): Record<string, string> {
+  return {
+    context: change.item.context,
+    entity_type: change.item.entityType,
+    entity_gid: change.item.entityGid,
+    status: "active",
+    saved_at: savedAt,
+    ...(change.source ? { source: change.source } : {}),
+    ...(change.snapshot ? { snapshot: change.snapshot } : {}),
+  };
+}
+
+/** What a write's answer from the platform means for the change and for the cache. */
+export type WriteResult =
+  | { ok: true; item: KnownItem }
+  | { ok: false; refused: string }
+  /** The request carrying the write failed as a whole: whether the platform applied it is unknown. */
+  | { ok: false; unknown: ServiceError };
+
+export function outcomeOf(result: WriteResult): ChangeOutcome {
+  if (result.ok) return { ok: true, result: { id: result.item.id!, state: result.item.status } };
+  if ("unknown" in result) return { ok: false, error: result.unknown };
+  return {
+    ok: false,
+    error: new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused the write: ${result.refused}`),
+  };
+}
