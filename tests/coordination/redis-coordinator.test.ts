@@ -197,6 +197,31 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
     });
   });
 
+  describe("installs", () => {
+    test("an install lands only on the version its token was read at: any write in between wins", async () => {
+      const [one, two] = [instance(), instance()];
+      const key = randomUUID();
+      const empty = await one.sharedHashes!.readVersioned(key, "f");
+      expect(empty.value).toBeUndefined();
+      await two.sharedHashes!.update(key, "f", () => "written", 60_000);
+      expect(await one.sharedHashes!.install(key, "f", empty.token, "read before", 60_000)).toBe(false);
+      const current = await one.sharedHashes!.readVersioned(key, "f");
+      expect(await one.sharedHashes!.install(key, "f", current.token, "read after", 60_000)).toBe(true);
+      expect(await two.sharedHashes!.install(key, "f", current.token, "again", 60_000)).toBe(false);
+      expect((await two.sharedHashes!.readVersioned(key, "f")).value).toBe("read after");
+    });
+
+    test("a field deleted and written again never takes a version it had before", async () => {
+      const coordinator = instance();
+      const key = randomUUID();
+      await coordinator.sharedHashes!.update(key, "f", () => "first", 60_000);
+      const first = await coordinator.sharedHashes!.readVersioned(key, "f");
+      await coordinator.sharedHashes!.remove(key);
+      await coordinator.sharedHashes!.update(key, "f", () => "second", 60_000);
+      expect(await coordinator.sharedHashes!.install(key, "f", first.token, "stale", 60_000)).toBe(false);
+    });
+  });
+
   describe("failures that are not Redis's", () => {
     test("the app's own code failing inside a command leaves Redis in use for the next call", async () => {
       const coordinator = instance();
@@ -285,6 +310,44 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
         interval: 50,
       });
       expect(onDataLoss).toHaveBeenCalledOnce();
+    });
+
+    test("Redis comes back without its data: locks and cache installs wait out the writes that may still be in flight", async () => {
+      const relay = await createRelay(REDIS_URL);
+      // A bound far longer than the test, so the embargo is certainly still on when looked at; the
+      // test ends it by deleting its key, as the passing of that time would.
+      const coordinator = instance({ url: relay.url, inFlightBoundMs: 120_000, lockWaitMs: 300 });
+      const hashes = coordinator.sharedHashes!;
+      const key = randomUUID();
+      await hashes.update(key, "state", () => "before", 60_000);
+      const beforeLoss = await hashes.readVersioned(key, "state");
+      expect(beforeLoss.value).toBe("before");
+
+      await relay.cut();
+      await dropKeys(raw, prefix);
+      await relay.restore();
+      await vi.waitFor(async () => expect(await coordinator.readVersions([key])).toEqual([0]), {
+        timeout: 3_000,
+        interval: 50,
+      });
+
+      expect(await raw.pttl(`${prefix}:embargo`)).toBeGreaterThan(60_000);
+      await expect(coordinator.withLocks([key], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
+      // What was read before the loss never installs, whatever the field holds now.
+      expect(await hashes.install(key, "state", beforeLoss.token, "stale", 60_000)).toBe(false);
+      const afterLoss = await hashes.readVersioned(key, "state");
+      expect(await hashes.install(key, "state", afterLoss.token, "during", 60_000)).toBe(false);
+
+      await raw.del(`${prefix}:embargo`);
+      await expect(coordinator.withLocks([key], async () => "taken")).resolves.toBe("taken");
+      expect(await hashes.install(key, "state", beforeLoss.token, "stale", 60_000)).toBe(false);
+      expect(await hashes.install(key, "state", afterLoss.token, "filled", 60_000)).toBe(true);
+      expect((await hashes.readVersioned(key, "state")).value).toBe("filled");
+    });
+
+    test("a fresh instance's first connection sets no embargo", async () => {
+      const coordinator = instance({ inFlightBoundMs: 120_000, lockWaitMs: 300 });
+      await expect(coordinator.withLocks([randomUUID()], async () => "taken")).resolves.toBe("taken");
     });
 
     test("a server that accepts connections and never answers: calls fail within the command timeout", async () => {

@@ -45,6 +45,7 @@ export interface SharedHashes {
     change: (current: string | undefined) => string | undefined,
     ttlMs: number,
   ): Promise<void>;
+  /** Empties the hash; a version token read before it no longer matches. */
   remove(key: string): Promise<void>;
   /** The field's value and a token of its version, for install. */
   readVersioned(key: string, field: string): Promise<{ value: string | undefined; token: string }>;

@@ -71,6 +71,9 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
  * Redis must not evict keys (maxmemory-policy noeviction): an evicted lock or version is a lost
  * lock or a lost bump.
  */
+/** How long a removed hash is remembered, so an install read before the removal cannot land: far longer than a read. */
+const REMOVAL_REMEMBERED_MS = 10 * 60_000;
+
 /** Tries before an update of a shared field that others keep changing gives up. */
 const MAX_FIELD_UPDATE_ATTEMPTS = 10;
 
@@ -278,10 +281,14 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         );
       },
       async remove(name) {
-        await link.run((client) => client.del(key("hash", name)));
+        await link.run((client) =>
+          scripts.removeHash(client, [key("hash", name), versionCounterKey], [REMOVAL_REMEMBERED_MS]),
+        );
       },
       async readVersioned(name, field) {
-        const reply = await link.run((client) => scripts.readVersionedField(client, [key("hash", name), epochKey], [field]));
+        const reply = await link.run((client) =>
+          scripts.readVersionedField(client, [key("hash", name), epochKey], [field]),
+        );
         const [value, token] = reply as [string | null, string];
         return { value: value ?? undefined, token };
       },

@@ -163,24 +163,35 @@ return 1
 
 /**
  * KEYS: a hash, the epoch. ARGV: field. Returns {value or false, version token}: the token names the
- * Redis epoch and the field's version, so a write conditioned on it fails after any change to the
- * field and after Redis lost its data.
+ * Redis epoch, the field's version and the hash's last removal, so a write conditioned on it fails
+ * after any change to the field, after the hash was removed, and after Redis lost its data.
  */
 export const readVersionedField = defineScript(`
-local found = redis.call('HMGET', KEYS[1], ARGV[1], ARGV[1] .. '#v')
-return {found[1], (redis.call('GET', KEYS[2]) or '') .. '/' .. (found[2] or '')}
+local found = redis.call('HMGET', KEYS[1], ARGV[1], ARGV[1] .. '#v', '#removed')
+return {found[1], (redis.call('GET', KEYS[2]) or '') .. '/' .. (found[2] or '') .. '/' .. (found[3] or '')}
 `);
 
 /**
  * KEYS: a hash, the epoch, the embargo, the version counter. ARGV: field, the token read with
  * readVersionedField, the new value, the hash's time to live (ms). Writes only when the token is
- * still the field's (nothing changed it, Redis kept its data) and no embargo holds; returns 1 when
- * written, 0 when not.
+ * still the field's (nothing changed it or removed the hash, Redis kept its data) and no embargo
+ * holds; returns 1 when written, 0 when not.
  */
 export const installField = defineScript(`${NEXT_VERSION}
 local epoch = redis.call('GET', KEYS[2])
 if not epoch or redis.call('PTTL', KEYS[3]) > 0 then return 0 end
-if epoch .. '/' .. (redis.call('HGET', KEYS[1], ARGV[1] .. '#v') or '') ~= ARGV[2] then return 0 end
+local found = redis.call('HMGET', KEYS[1], ARGV[1] .. '#v', '#removed')
+if epoch .. '/' .. (found[1] or '') .. '/' .. (found[2] or '') ~= ARGV[2] then return 0 end
 write(KEYS[1], ARGV[1], ARGV[3], ARGV[4], KEYS[4])
 return 1
+`);
+
+/**
+ * KEYS: a hash, the version counter. ARGV: how long the removal is remembered (ms). Empties the
+ * hash, leaving a mark of the removal that a token read before it does not match.
+ */
+export const removeHash = defineScript(`${NEXT_VERSION}
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], '#removed', nextVersion(KEYS[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 `);

@@ -70,9 +70,13 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
     );
   } catch (error) {
     if (error instanceof LockUnavailableError) {
-      throw new ServiceError("INTERNAL_ERROR", "The list is busy or the service cannot coordinate right now; retry shortly", {
-        cause: error,
-      });
+      throw new ServiceError(
+        "INTERNAL_ERROR",
+        "The list is busy or the service cannot coordinate right now; retry shortly",
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   }
@@ -144,7 +148,8 @@ async function applyLocked(
       if (itemPlan.kind === "answer") outcomes[position] = itemPlan.outcome;
       else writes.push({ write: toWrite(caller, change, itemPlan), list, handle: change.handle, position });
     });
-    if (plan.index) listWrites.push({ handle: list.handle, customerGid: caller.customerGid, context, index: plan.index });
+    if (plan.index)
+      listWrites.push({ handle: list.handle, customerGid: caller.customerGid, context, index: plan.index });
   }
 
   // What was read is current (the locks are held): the cache learns it, and the items about to be
@@ -278,7 +283,11 @@ function toWrite(caller: Caller, change: PlannedChange, plan: Exclude<ItemPlan, 
   return {
     kind: "activate",
     handle: plan.handle,
-    fields: { list_key: listHandle(caller.customerGid, change.item.context), customer_id: caller.customerGid, ...plan.fields },
+    fields: {
+      list_key: listHandle(caller.customerGid, change.item.context),
+      customer_id: caller.customerGid,
+      ...plan.fields,
+    },
   };
 }
 

@@ -21,8 +21,7 @@ export interface SaveItemRecord {
 
 /** An item write: an upsert by handle (creates or reactivates) or a deactivation by id. */
 export type ItemWrite =
-  | { kind: "activate"; handle: string; fields: Record<string, string> }
-  | { kind: "deactivate"; id: string };
+  { kind: "activate"; handle: string; fields: Record<string, string> } | { kind: "deactivate"; id: string };
 
 /** The list record with its index: the handles of its active items, newest first. */
 export interface ListWrite {
@@ -246,10 +245,16 @@ async function runMutation(
   entries.forEach((entry, index) => {
     if (!("kind" in entry)) {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
-      selections.push(`w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { id } ${errors} }`);
+      selections.push(
+        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { id } ${errors} }`,
+      );
       variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: entry.handle };
       variables[`w${index}`] = {
-        fields: toFields({ customer_id: entry.customerGid, context: entry.context, [INDEX_FIELD]: JSON.stringify(entry.index) }),
+        fields: toFields({
+          customer_id: entry.customerGid,
+          context: entry.context,
+          [INDEX_FIELD]: JSON.stringify(entry.index),
+        }),
       };
     } else if (entry.kind === "activate") {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
@@ -273,7 +278,9 @@ async function runMutation(
       ${selections.join("\n      ")}
     }
     ${writesItems ? SAVE_ITEM_FRAGMENT : ""}`;
-  return runAdminGraphql<Record<string, MutationPayload | null>>(admin, query, variables, { beforeEachAttempt: beforeEachRequest });
+  return runAdminGraphql<Record<string, MutationPayload | null>>(admin, query, variables, {
+    beforeEachAttempt: beforeEachRequest,
+  });
 }
 
 const LIST_ACTIVE_ITEMS = `#graphql

@@ -113,11 +113,11 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
  * before lists kept one) is taken from search alone. Undefined when the list is too long to cache.
  */
 async function fillState(caller: Caller, context: string, state: ListState): Promise<ListState | undefined> {
-  const { list, items: page, hasNextPage } = await readList(
-    caller.admin,
-    listHandle(caller.customerGid, context),
-    MAX_LIST_LIMIT,
-  );
+  const {
+    list,
+    items: page,
+    hasNextPage,
+  } = await readList(caller.admin, listHandle(caller.customerGid, context), MAX_LIST_LIMIT);
   if (hasNextPage || (list.index?.length ?? 0) > MAX_LIST_LIMIT) return undefined;
   const observed: Record<string, KnownItem> = {};
   for (const record of page) observed[itemHandle(caller.customerGid, record)] = observedItem(record);
@@ -190,7 +190,10 @@ function toPlatformResult(
   const last = records.at(-1);
   const items = records.map(observedItem).filter((item) => {
     const cached = lookUpItem(state, itemHandle(caller.customerGid, { ...item, context }));
-    return item.status === "active" && !(cached && cached !== "inactive" && cached.status === "removed" && cached.stampMs > item.stampMs);
+    return (
+      item.status === "active" &&
+      !(cached && cached !== "inactive" && cached.status === "removed" && cached.stampMs > item.stampMs)
+    );
   });
   return {
     items: items.map(toListItem),

@@ -1,0 +1,114 @@
+// Answers that a cache must never change: whatever the list-state cache holds, lost or raced, every
+// answer is one some order of the acknowledged operations explains. Through the real proxy route.
+import { http } from "msw";
+import { afterEach, describe, expect, test } from "vitest";
+import { clearProcessCaches } from "~/lib/process-caches.server";
+import { callProxy, givenShop } from "../support/app";
+import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
+import { emulator, platformServer } from "../support/platform";
+
+const ok = (data: unknown) => ({ status: 200, body: { ok: true, data } });
+
+/**
+ * Holds the platform's answer to the next request of `operationName` after the platform made it,
+ * until `release`: what the request read is then older than anything written meanwhile.
+ */
+function holdAnswerOf(operationName: string) {
+  let answered!: () => void;
+  let release!: () => void;
+  const read = new Promise<void>((resolve) => (answered = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  platformServer.use(
+    http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
+      const { query } = (await request.clone().json()) as { query: string };
+      if (held || !query.includes(`query ${operationName}(`)) return undefined;
+      held = true;
+      const response = await emulator.handle(request);
+      answered();
+      await released;
+      return response;
+    }),
+  );
+  return { read, release };
+}
+
+afterEach(() => {
+  platformServer.resetHandlers();
+  emulator.setSearchLag(0);
+});
+
+describe("a read that began before a write ended", () => {
+  test("is-saved answers what it read, and never installs it over the write", async () => {
+    await givenShop();
+    const held = holdAnswerOf("SavedItemsReadState");
+    const reading = callProxy("/proxy/api/is-saved", { query: identityQuery() });
+    await held.read;
+    const saved = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    expect(saved).toEqual(ok({ id: expect.any(String), state: "active" }));
+    held.release();
+    expect(await reading).toEqual(ok({ saved: false }));
+
+    expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: true }));
+    expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toMatchObject({ status: 409 });
+    expect(await callProxy("/proxy/api/remove", { body: anIdentity() })).toEqual(
+      ok({ id: saved.body.data.id, state: "removed" }),
+    );
+  });
+
+  test("a list answers what it read, and the next list shows the write", async () => {
+    await givenShop();
+    const held = holdAnswerOf("SavedItemsReadList");
+    const listing = callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    await held.read;
+    const saved = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    held.release();
+    expect((await listing).body.data.items).toEqual([]);
+
+    const listed = await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    expect(listed.body.data.items.map((item: { id: string }) => item.id)).toEqual([saved.body.data.id]);
+    expect(await callProxy("/proxy/api/remove", { body: anIdentity() })).toEqual(
+      ok({ id: saved.body.data.id, state: "removed" }),
+    );
+  });
+});
+
+describe("a cache that comes back empty (a Redis restart, an eviction, a new instance)", () => {
+  test("a removed item is still removed, not never saved: remove 200, save and toggle reactivate it", async () => {
+    await givenShop();
+    const saved = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    const id = saved.body.data.id;
+    await callProxy("/proxy/api/remove", { body: anIdentity() });
+    await callProxy("/proxy/api/save", { body: aSaveRequest({ entityGid: "gid://shopify/Product/2" }) });
+
+    clearProcessCaches();
+    expect((await callProxy("/proxy/api/list", { query: { context: "wishlist" } })).body.data.items).toHaveLength(1);
+    expect(await callProxy("/proxy/api/remove", { body: anIdentity() })).toEqual(ok({ id, state: "removed" }));
+    clearProcessCaches();
+    await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toEqual(ok({ id, state: "active" }));
+    clearProcessCaches();
+    await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    expect(await callProxy("/proxy/api/toggle", { body: aSaveRequest() })).toEqual(ok({ id, state: "removed" }));
+    expect(await callProxy("/proxy/api/toggle", { body: aSaveRequest() })).toEqual(ok({ id, state: "active" }));
+  });
+
+  test("while the platform's search lags behind writes, a list shows exactly the active items", async () => {
+    await givenShop();
+    emulator.setSearchLag(60_000);
+    const first = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    const second = await callProxy("/proxy/api/save", { body: aSaveRequest({ entityGid: "gid://shopify/Product/2" }) });
+    await callProxy("/proxy/api/save", { body: aSaveRequest({ entityGid: "gid://shopify/Product/3" }) });
+    await callProxy("/proxy/api/remove", { body: anIdentity({ entityGid: "gid://shopify/Product/3" }) });
+
+    clearProcessCaches();
+    const listed = await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    expect(new Set(listed.body.data.items.map((item: { id: string }) => item.id))).toEqual(
+      new Set([first.body.data.id, second.body.data.id]),
+    );
+    expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: true }));
+    expect(
+      await callProxy("/proxy/api/is-saved", { query: identityQuery({ entityGid: "gid://shopify/Product/3" }) }),
+    ).toEqual(ok({ saved: false }));
+  });
+});
