@@ -77,11 +77,12 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
     items.push({ customerGid, context, entityType: isVariant ? "variant" : "product", entityGid, status, savedAt });
   }
 
-  const lists = new Map<string, ImportedMetaobject>();
+  const lists = new Map<string, { customerGid: string; context: string; active: GeneratedItem[] }>();
   const saveItems = items.map((item): ImportedMetaobject => {
     const listKey = listHandle(item.customerGid, item.context);
-    if (!lists.has(listKey))
-      lists.set(listKey, { handle: listKey, fields: { customer_id: item.customerGid, context: item.context } });
+    const list = lists.get(listKey) ?? { customerGid: item.customerGid, context: item.context, active: [] };
+    lists.set(listKey, list);
+    if (item.status === "active") list.active.push(item);
     return {
       handle: itemHandle(item.customerGid, item),
       createdAt: item.savedAt,
@@ -115,7 +116,22 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
       })),
     };
   });
-  return { items, lists: [...lists.values()], saveItems, products };
+  // Each list with its index, as the app keeps it: its active items' handles, newest save first.
+  const listEntries = [...lists].map(
+    ([handle, list]): ImportedMetaobject => ({
+      handle,
+      fields: {
+        customer_id: list.customerGid,
+        context: list.context,
+        active_items: JSON.stringify(
+          list.active
+            .sort((a, b) => b.savedAt.localeCompare(a.savedAt))
+            .map((item) => itemHandle(item.customerGid, item)),
+        ),
+      },
+    }),
+  );
+  return { items, lists: listEntries, saveItems, products };
 }
 
 /** The emulator calls a seed needs; an in-process emulator has them. */
