@@ -1,7 +1,7 @@
 // Answers that a cache must never change: whatever the list-state cache holds, lost or raced, every
 // answer is one some order of the acknowledged operations explains. Through the real proxy route.
 import { http } from "msw";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { clearProcessCaches } from "~/lib/process-caches.server";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
@@ -34,6 +34,7 @@ function holdAnswerOf(operationName: string) {
 }
 
 afterEach(() => {
+  vi.restoreAllMocks();
   platformServer.resetHandlers();
   emulator.setSearchLag(0);
 });
@@ -110,5 +111,22 @@ describe("a cache that comes back empty (a Redis restart, an eviction, a new ins
     expect(
       await callProxy("/proxy/api/is-saved", { query: identityQuery({ entityGid: "gid://shopify/Product/3" }) }),
     ).toEqual(ok({ saved: false }));
+  });
+
+  test("an item a failed write left unknown is read by every reader until the list's next writer settles it", async () => {
+    await givenShop();
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+    emulator.injectFault({ kind: "network", api: "admin", operationName: "SavedItemsApplyWrites" });
+    expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(502);
+
+    emulator.clearRequests();
+    expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: false }));
+    expect(emulator.countRequests({ api: "admin" })).toBe(1);
+
+    await callProxy("/proxy/api/save", { body: aSaveRequest({ entityGid: "gid://shopify/Product/2" }) });
+    emulator.clearRequests();
+    expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: false }));
+    expect(emulator.countRequests({ api: "admin" })).toBe(0);
   });
 });

@@ -89,6 +89,8 @@ interface ListWork {
   /** The list's index when known: the active items of a complete state, or as read. */
   index: string[] | undefined;
   changes: { position: number; change: PlannedChange }[];
+  /** Pending items left by a writer that died, found not to exist: their marks go. */
+  gone: string[];
 }
 
 async function applyLocked(
@@ -111,6 +113,7 @@ async function applyLocked(
       state,
       index: exact ? activeHandles(state) : undefined,
       changes: [],
+      gone: [],
     });
   }
   changes.forEach((change, position) =>
@@ -156,11 +159,17 @@ async function applyLocked(
   // written become pending before anything is sent.
   for (const list of lists.values()) {
     const written = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
-    const read = learned.get(list) ?? {};
-    if (written.length === 0 && Object.keys(read).length === 0) continue;
+    const read = learned.get(list);
+    if (written.length === 0 && !read) continue;
     await store.update(list.key, (current) =>
       withPendingItems(
-        withItems(currentState(current, shopVersion, startMs), read, { nowMs: Date.now(), settlesPending: true }),
+        withoutItems(
+          withItems(currentState(current, shopVersion, startMs), read ?? {}, {
+            nowMs: Date.now(),
+            settlesPending: true,
+          }),
+          list.gone,
+        ),
         written,
         Date.now(),
       ),
@@ -228,6 +237,7 @@ async function readMissing(
 ): Promise<Map<ListWork, Record<string, KnownItem>>> {
   const itemHandles: string[] = [];
   const indexLists: ListWork[] = [];
+  const orphans = new Map<ListWork, string[]>();
   for (const list of lists.values()) {
     const needed = readsNeeded(
       list.changes.map((entry) => entry.change),
@@ -235,6 +245,11 @@ async function readMissing(
       list.index !== undefined,
     );
     itemHandles.push(...needed.items);
+    // Marks left by a writer that died: this holder of the list's lock may settle them.
+    const changed = new Set(list.changes.map((entry) => entry.change.handle));
+    const left = pendingHandles(list.state).filter((handle) => !changed.has(handle));
+    if (left.length > 0) orphans.set(list, left);
+    itemHandles.push(...left);
     if (needed.index) indexLists.push(list);
     // Nothing to write means no index to keep.
     else list.index ??= [];
@@ -255,7 +270,12 @@ async function readMissing(
       read[change.handle] = item;
       knowledge.set(change.handle, { kind: "known", item });
     }
-    if (Object.keys(read).length > 0) learned.set(list, read);
+    for (const handle of orphans.get(list) ?? []) {
+      const record = items.get(handle);
+      if (record) read[handle] = observedItem(record);
+      else list.gone.push(handle);
+    }
+    if (Object.keys(read).length > 0 || list.gone.length > 0) learned.set(list, read);
   }
   for (const list of indexLists) list.index = await indexOf(caller, list, records.get(list.handle)!);
   return learned;
