@@ -287,7 +287,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       },
       async readVersioned(name, field) {
         const reply = await link.run((client) =>
-          scripts.readVersionedField(client, [key("hash", name), epochKey], [field]),
+          scripts.readVersionedField(client, [key("hash", name), epochKey], [field, randomUUID()]),
         );
         const [value, token] = reply as [string | null, string];
         return { value: value ?? undefined, token };

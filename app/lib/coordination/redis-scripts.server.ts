@@ -162,13 +162,20 @@ return 1
 `);
 
 /**
- * KEYS: a hash, the epoch. ARGV: field. Returns {value or false, version token}: the token names the
- * Redis epoch, the field's version and the hash's last removal, so a write conditioned on it fails
- * after any change to the field, after the hash was removed, and after Redis lost its data.
+ * KEYS: a hash, the epoch. ARGV: field, a fresh random value. Returns {value or false, version
+ * token}: the token names the Redis epoch, the field's version and the hash's last removal, so a
+ * write conditioned on it fails after any change to the field, after the hash was removed, and
+ * after Redis lost its data. An epoch found missing (its keys deleted while connections stayed up)
+ * starts anew here, so what was read before the loss still never matches.
  */
 export const readVersionedField = defineScript(`
+local epoch = redis.call('GET', KEYS[2])
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('SET', KEYS[2], epoch)
+end
 local found = redis.call('HMGET', KEYS[1], ARGV[1], ARGV[1] .. '#v', '#removed')
-return {found[1], (redis.call('GET', KEYS[2]) or '') .. '/' .. (found[2] or '') .. '/' .. (found[3] or '')}
+return {found[1], epoch .. '/' .. (found[2] or '') .. '/' .. (found[3] or '')}
 `);
 
 /**
