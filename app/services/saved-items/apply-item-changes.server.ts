@@ -17,6 +17,7 @@ import {
 import {
   activeHandles,
   currentState,
+  fencedChange,
   lookUpItem,
   pendingHandles,
   withItems,
@@ -161,17 +162,20 @@ async function applyLocked(
     const written = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
     const read = learned.get(list);
     if (written.length === 0 && !read) continue;
-    await store.update(list.key, (current) =>
-      withPendingItems(
-        withoutItems(
-          withItems(currentState(current, shopVersion, startMs), read ?? {}, {
-            nowMs: Date.now(),
-            settlesPending: true,
-          }),
-          list.gone,
+    await store.update(
+      list.key,
+      fencedChange(held.fence, (current) =>
+        withPendingItems(
+          withoutItems(
+            withItems(currentState(current, shopVersion, startMs), read ?? {}, {
+              nowMs: Date.now(),
+              settlesPending: true,
+            }),
+            list.gone,
+          ),
+          written,
+          Date.now(),
         ),
-        written,
-        Date.now(),
       ),
     );
   }
@@ -208,11 +212,23 @@ async function applyLocked(
       outcomes[position] = { ok: false, error: asServiceError(result.error) };
     }
   });
+  // A holder whose lock lapsed while it wrote (a pause longer than the lease) leaves the cache to the
+  // holder after it, which settles its pending marks from the platform.
+  if (
+    !(await held.assertHeld().then(
+      () => true,
+      () => false,
+    ))
+  )
+    return outcomes;
   for (const [list, { known, forgotten }] of settled) {
-    await store.update(list.key, (current) =>
-      withoutItems(
-        withItems(currentState(current, shopVersion, startMs), known, { nowMs: Date.now(), settlesPending: true }),
-        forgotten,
+    await store.update(
+      list.key,
+      fencedChange(held.fence, (current) =>
+        withoutItems(
+          withItems(currentState(current, shopVersion, startMs), known, { nowMs: Date.now(), settlesPending: true }),
+          forgotten,
+        ),
       ),
     );
   }

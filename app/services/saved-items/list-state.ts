@@ -39,6 +39,8 @@ export interface ListState {
   complete: boolean;
   items: Record<string, CachedItem>;
   expiresAtMs: number;
+  /** The lock fence of the list's last writer: a writer whose lock lapsed meanwhile holds a smaller one. */
+  fence?: number;
 }
 
 /** How long a list state is trusted after it was last filled from the platform or written. */
@@ -104,6 +106,17 @@ export function withoutItems(state: ListState, handles: readonly string[]): List
   const items = { ...state.items };
   for (const handle of handles) delete items[handle];
   return { ...state, items };
+}
+
+/**
+ * A writer's change of the state, refused (the state is left as it is) when a writer with a newer
+ * fence changed it since: the writer's lock lapsed and what it knows may be older.
+ */
+export function fencedChange(
+  fence: number,
+  change: (current: ListState | undefined) => ListState,
+): (current: ListState | undefined) => ListState | undefined {
+  return (current) => ((current?.fence ?? -Infinity) > fence ? current : { ...change(current), fence });
 }
 
 /** The list's active items, newest save first (the platform's updated_at order). */
