@@ -5,6 +5,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import express from "express";
 import { createRemoteEmulator } from "../emulator/remote";
+import { HELD_BODY_BYTES, holdBody, type HeldBody } from "./held-body";
 import type { Seed } from "./seed";
 import { createStorefrontRouter } from "./storefront/router";
 
@@ -249,9 +250,6 @@ async function forwardFetch(request: Request, rotation: Rotation): Promise<Respo
   });
 }
 
-/** Request bodies up to this size are held, so a request an instance never read can go to another. */
-const RETRYABLE_BODY_BYTES = 1024 * 1024;
-
 /**
  * Any other request, to the first instance that takes it, as long as the client is there: a client
  * that goes away mid-body or mid-answer ends the request to the instance too.
@@ -259,7 +257,7 @@ const RETRYABLE_BODY_BYTES = 1024 * 1024;
 async function proxy(req: IncomingMessage, res: ServerResponse, rotation: Rotation): Promise<void> {
   // Read now: once the client has gone, the request has no socket to ask.
   const clientAddress = req.socket.remoteAddress;
-  const held = await holdBody(req, RETRYABLE_BODY_BYTES);
+  const held = await holdBody(req, HELD_BODY_BYTES);
   if (!held) return;
   let outcome: "answered" | Failure | undefined;
   for (const instance of rotation.candidates()) {
@@ -277,32 +275,6 @@ async function proxy(req: IncomingMessage, res: ServerResponse, rotation: Rotati
       .end(JSON.stringify(envelope(outcome)));
 }
 
-/**
- * The body up to `limit` bytes (complete: false when there is more, left unread), or undefined when
- * the client went away first.
- */
-function holdBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; complete: boolean } | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (outcome: { body: Buffer; complete: boolean } | undefined) => {
-      req.off("data", onData).off("end", onEnd).off("close", onClose);
-      resolve(outcome);
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size <= limit) return;
-      req.pause();
-      settle({ body: Buffer.concat(chunks), complete: false });
-    };
-    const onEnd = () => settle({ body: Buffer.concat(chunks), complete: true });
-    // Before "end": the client went away mid-body.
-    const onClose = () => settle(undefined);
-    req.on("data", onData).once("end", onEnd).once("close", onClose);
-  });
-}
-
 /** Hop-by-hop: they describe the front's connection to the instance, not the client's to the front. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
 
@@ -310,7 +282,7 @@ function send(
   req: IncomingMessage,
   res: ServerResponse,
   instance: AppInstance,
-  held: { body: Buffer; complete: boolean },
+  held: HeldBody,
   clientAddress: string | undefined,
   rotation: Rotation,
 ): Promise<"answered" | Failure> {

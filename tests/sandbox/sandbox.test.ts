@@ -39,6 +39,12 @@ const item = {
   source: "sandbox-test",
 };
 
+/** Where a shopper's POST enters: signed for the app proxy, or the storefront's path the front signs itself. */
+const ENTRANCES = {
+  "the app proxy": () => signed("/proxy/api/save"),
+  "the storefront": () => new URL("/apps/saved-items/api/save", sandbox.url),
+};
+
 describe("npm run sandbox, over real HTTP", () => {
   test("prints its URL, the seeded shops and how to sign a URL", () => {
     expect(sandbox.output()).toContain("demo.myshopify.com");
@@ -147,37 +153,47 @@ describe("npm run sandbox, over real HTTP", () => {
   });
 
   test.each([
-    ["just over 1 MiB", 1024 * 1024 + 1],
-    ["5 MiB", 5 * 1024 * 1024],
-  ])("a body of %s is refused with the app's 413 envelope, and the sandbox goes on answering", async (_, size) => {
-    const answer = await postOverSocket(signed("/proxy/api/save"), Buffer.alloc(size, "a"));
-    expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({
-      ok: false,
-      error: { code: "VALIDATION_ERROR", message: expect.any(String), retryable: false },
-    });
-    await expectStillAnswering();
-  });
+    ["the app proxy", "just over 1 MiB", 1024 * 1024 + 1],
+    ["the app proxy", "5 MiB", 5 * 1024 * 1024],
+    ["the storefront", "just over 1 MiB", 1024 * 1024 + 1],
+    ["the storefront", "5 MiB", 5 * 1024 * 1024],
+  ] as const)(
+    "through %s, a body of %s is refused with the 413 envelope, and the sandbox goes on answering",
+    async (entrance, _, size) => {
+      const answer = await postOverSocket(ENTRANCES[entrance](), Buffer.alloc(size, "a"));
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toEqual({
+        ok: false,
+        error: { code: "VALIDATION_ERROR", message: expect.any(String), retryable: false },
+      });
+      await expectStillAnswering();
+    },
+  );
 
   test.each([
-    ["held by the front", 100_000],
-    ["streamed past the held MiB", 3 * 1024 * 1024],
-  ])("a client that drops its connection mid-body (%s) leaves the sandbox answering", async (_, size) => {
-    const url = signed("/proxy/api/save");
-    const socket = connect(Number(url.port), url.hostname);
-    socket.on("error", () => {});
-    await once(socket, "connect");
-    socket.write(
-      `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
-    );
-    socket.end(Buffer.alloc(size / 2, "a"));
-    socket.resume();
-    // Closed from the front's side too: it has given up on the request (or died, before the fix).
-    await once(socket, "close");
-    await expectStillAnswering();
-    expect(sandbox.output()).not.toMatch(/Error: aborted|TypeError/);
-  });
+    ["the app proxy", "held by the front", 100_000],
+    ["the app proxy", "streamed past the held MiB", 3 * 1024 * 1024],
+    ["the storefront", "held by the front", 100_000],
+    ["the storefront", "past the held MiB", 3 * 1024 * 1024],
+  ] as const)(
+    "through %s, a client that drops its connection mid-body (%s) leaves the sandbox answering",
+    async (entrance, _, size) => {
+      const url = ENTRANCES[entrance]();
+      const socket = connect(Number(url.port), url.hostname);
+      socket.on("error", () => {});
+      await once(socket, "connect");
+      socket.write(
+        `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      socket.end(Buffer.alloc(size / 2, "a"));
+      socket.resume();
+      // Closed from the front's side too: it has given up on the request (or died, before the fix).
+      await once(socket, "close");
+      await expectStillAnswering();
+      expect(sandbox.output()).not.toMatch(/Error: aborted|TypeError/);
+    },
+  );
 
   // Last: it stops the sandbox.
   test("SIGTERM to npm, as `npm run sandbox` was started, stops every process it started", async () => {
