@@ -76,6 +76,16 @@ export async function forgetOfflineSession(shop: string): Promise<void> {
 }
 
 /**
+ * app/scopes_update: the scopes the merchant granted, on the stored offline session, seen by every
+ * instance's next request. Only the scope column is written: a whole-session write could put back a
+ * token another instance has just renewed, and a refresh token works once.
+ */
+export async function recordGrantedScopes(shop: string, scopes: string[]): Promise<void> {
+  await prisma.session.updateMany({ where: { id: offlineSessionId(shop) }, data: { scope: scopes.toString() } });
+  await forgetOfflineSession(shop);
+}
+
+/**
  * The session storage the platform library uses: the same table, with offline sessions read
  * through loadOfflineSession so the library only ever sees renewed tokens, and every write or
  * delete seen by all instances at once. A shop whose renewal was refused loads as no session,

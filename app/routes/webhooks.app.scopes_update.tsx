@@ -1,13 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import db from "~/db.server";
+import { recordGrantedScopes } from "~/platform/offline-sessions.server";
 import { authenticate } from "~/shopify.server";
 
-// As in the app template: keep the stored session's scopes in step with what the merchant granted.
+// Verified by the library (HMAC of the raw body with the app secret; 401 otherwise).
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { payload, session } = await authenticate.webhook(request);
+  const { shop, payload } = await authenticate.webhook(request);
   const current = (payload as { current?: string[] }).current;
-  if (session && current) {
-    await db.session.update({ where: { id: session.id }, data: { scope: current.toString() } });
-  }
+  if (current) await recordGrantedScopes(shop, current);
   return new Response();
 };

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
+import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { loadOfflineSession } from "~/platform/offline-sessions.server";
 import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, reinstall, signedWebhook, webhookUri } from "../support/admin";
 import { callProxy, givenShop, sendToApp } from "../support/app";
@@ -149,4 +151,16 @@ test("app/scopes_update stores the granted scopes on the offline session", async
   expect((await db.session.findUniqueOrThrow({ where: { id: `offline_${shop}` } })).scope).toBe(
     "read_metaobjects,write_metaobjects",
   );
+});
+
+test("app/scopes_update is seen through the cached offline session, here and by every other instance", async () => {
+  const shop = await givenShop();
+  const before = await loadOfflineSession(shop);
+  expect(before?.scope).not.toBe("read_metaobjects,write_metaobjects");
+  const versionBefore = await readShopVersion(shop);
+  const response = await deliverWebhook("app/scopes_update", { shop, payload: TOPICS["app/scopes_update"]!(shop) });
+  expect(response.status).toBe(200);
+  expect((await loadOfflineSession(shop))?.scope).toBe("read_metaobjects,write_metaobjects");
+  // Other instances hold their own cached copy; the shop version they check moved on.
+  expect(await readShopVersion(shop)).toBeGreaterThan(versionBefore);
 });

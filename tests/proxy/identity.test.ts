@@ -134,6 +134,27 @@ describe("§5.1 app proxy identity", () => {
     });
   });
 
+  test.each(ROUTES)(
+    "%s %s signed with no logged_in_customer_id parameter at all is AUTH_REQUIRED 401, as an empty one is",
+    async (method, path) => {
+      await givenShop();
+      const url = signedProxyUrl(APP_URL, path, TEST_ENV.SHOPIFY_API_SECRET, {
+        shop: DEMO_SHOP,
+        query: { context: "wishlist" },
+      });
+      url.searchParams.delete("logged_in_customer_id");
+      url.searchParams.set("signature", signProxyParameters(url.searchParams, TEST_ENV.SHOPIFY_API_SECRET));
+      const body = method === "POST" ? JSON.stringify(aSaveRequest()) : undefined;
+      const headers = body ? { "Content-Type": "application/json" } : undefined;
+      const response = await sendToApp(new Request(url, { method, body, headers }));
+      expect({ status: response.status, body: await response.json() }).toEqual({
+        status: 401,
+        body: { ok: false, error: { code: "AUTH_REQUIRED", message: expect.any(String), retryable: false } },
+      });
+      expect(emulator.countRequests()).toBe(0);
+    },
+  );
+
   test.each(ROUTES)("%s %s for a shop without the app installed is SHOP_NOT_INSTALLED 403", async (method, path) => {
     await givenShop({ installed: false });
     const body = method === "POST" ? aSaveRequest() : undefined;

@@ -4,26 +4,41 @@ import { SERVER_NODE_FLAGS } from "../../server/config";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
 
+export interface InstanceExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface RunningInstance {
   url: string;
+  port: number;
   pid: number;
   /** SIGTERM (a graceful drain), then waits for the exit. */
   stop(): Promise<void>;
+  /** Settles when the process exits before stop() was called, and never otherwise. */
+  crashed: Promise<InstanceExit>;
 }
 
 const START_TIMEOUT_MS = 60_000;
 
 /**
- * Starts one app instance (tests/sandbox/instance.mjs: build/server.js as `npm start` runs it) on a
- * free loopback port and resolves once it listens. Its log lines go to this process's output,
- * prefixed with the instance number when there are several.
+ * The front's health probes, answered: twice a second per instance, they would bury the log lines
+ * that say something. A failed probe is not an answer and still shows.
+ */
+const ANSWERED_PROBE = /^.*"msg":"request".*"path":"\/healthz".*"status":200.*\n/gm;
+
+/**
+ * Starts one app instance (tests/sandbox/instance.mjs: build/server.js as `npm start` runs it) on
+ * `port` if it is free, another free loopback port otherwise, and resolves once it listens. Its log
+ * lines go to this process's output, prefixed with the instance number when there are several.
  */
 export async function startAppInstance(
   index: number,
   env: Record<string, string>,
   prefixed: boolean,
+  preferredPort?: number,
 ): Promise<RunningInstance> {
-  const port = await freePort();
+  const port = await freePort(preferredPort);
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(repoRoot, "tests/sandbox/instance.mjs")], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
@@ -41,37 +56,53 @@ export async function startAppInstance(
       pending += chunk.toString("utf8");
       const end = pending.lastIndexOf("\n") + 1;
       if (end === 0) return;
-      const lines = pending.slice(0, end);
+      let lines = pending.slice(0, end);
       pending = pending.slice(end);
       if (!listening && /"msg":"listening"/.test(lines)) {
         listening = true;
         onListening();
       }
-      target.write(prefix ? lines.replace(/^/gm, prefix).slice(0, -prefix.length) : lines);
+      if (lines.includes('"/healthz"')) lines = lines.replace(ANSWERED_PROBE, "");
+      if (lines) target.write(prefix ? lines.replace(/^/gm, prefix).slice(0, -prefix.length) : lines);
     };
   };
   child.stdout.on("data", relay(process.stdout));
   child.stderr.on("data", relay(process.stderr));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<InstanceExit>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  let stopped = false;
 
-  await Promise.race([
-    ready,
-    exited.then((code) => {
-      throw new Error(`app instance ${index} exited with ${code} before listening`);
-    }),
-    new Promise((_, reject) =>
-      setTimeout(
-        () => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)),
-        START_TIMEOUT_MS,
-      ).unref(),
-    ),
-  ]);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      ready,
+      exited.then(({ code, signal }) => {
+        throw new Error(`app instance ${index} exited with ${signal ?? code} before listening`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`app instance ${index} did not listen within ${START_TIMEOUT_MS} ms`)),
+          START_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } catch (error) {
+    // Whoever retries starts a fresh one; this one must not linger half-started.
+    child.kill("SIGKILL");
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
     pid: child.pid!,
     async stop() {
+      stopped = true;
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
     },
+    crashed: exited.then((exit) => (stopped ? new Promise<never>(() => {}) : exit)),
   };
 }

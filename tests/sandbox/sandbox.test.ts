@@ -1,6 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { once } from "node:events";
+import http from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { isAlive } from "../support/processes";
+import { descendantsOf, isAlive } from "../support/processes";
 import { signedProxyUrl } from "../support/proxy-signature";
 import { SANDBOX_DEFAULTS } from "./config";
 import { startSandbox, type RunningSandbox } from "./sandbox-process";
@@ -35,6 +37,12 @@ const item = {
   entityType: "product",
   entityGid: "gid://shopify/Product/42",
   source: "sandbox-test",
+};
+
+/** Where a shopper's POST enters: signed for the app proxy, or the storefront's path the front signs itself. */
+const ENTRANCES = {
+  "the app proxy": () => signed("/proxy/api/save"),
+  "the storefront": () => new URL("/apps/saved-items/api/save", sandbox.url),
 };
 
 describe("npm run sandbox, over real HTTP", () => {
@@ -144,6 +152,49 @@ describe("npm run sandbox, over real HTTP", () => {
     expect(response.body.error.code).toBe("PLAN_LIMIT_REACHED");
   });
 
+  test.each([
+    ["the app proxy", "just over 1 MiB", 1024 * 1024 + 1],
+    ["the app proxy", "5 MiB", 5 * 1024 * 1024],
+    ["the storefront", "just over 1 MiB", 1024 * 1024 + 1],
+    ["the storefront", "5 MiB", 5 * 1024 * 1024],
+  ] as const)(
+    "through %s, a body of %s is refused with the 413 envelope, and the sandbox goes on answering",
+    async (entrance, _, size) => {
+      const answer = await postOverSocket(ENTRANCES[entrance](), Buffer.alloc(size, "a"));
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toEqual({
+        ok: false,
+        error: { code: "VALIDATION_ERROR", message: expect.any(String), retryable: false },
+      });
+      await expectStillAnswering();
+    },
+  );
+
+  test.each([
+    ["the app proxy", "held by the front", 100_000],
+    ["the app proxy", "streamed past the held MiB", 3 * 1024 * 1024],
+    ["the storefront", "held by the front", 100_000],
+    ["the storefront", "past the held MiB", 3 * 1024 * 1024],
+  ] as const)(
+    "through %s, a client that drops its connection mid-body (%s) leaves the sandbox answering",
+    async (entrance, _, size) => {
+      const url = ENTRANCES[entrance]();
+      const socket = connect(Number(url.port), url.hostname);
+      socket.on("error", () => {});
+      await once(socket, "connect");
+      socket.write(
+        `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+      );
+      socket.end(Buffer.alloc(size / 2, "a"));
+      socket.resume();
+      // Closed from the front's side too: it has given up on the request (or died, before the fix).
+      await once(socket, "close");
+      await expectStillAnswering();
+      expect(sandbox.output()).not.toMatch(/Error: aborted|TypeError/);
+    },
+  );
+
   // Last: it stops the sandbox.
   test("SIGTERM to npm, as `npm run sandbox` was started, stops every process it started", async () => {
     const family = descendantsOf(sandbox.pid);
@@ -154,21 +205,29 @@ describe("npm run sandbox, over real HTTP", () => {
   });
 });
 
-/** The processes below `pid`, from the process table (children, their children, ...). */
-function descendantsOf(pid: number): number[] {
-  const table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const visit = (parent: number) => {
-    for (const [child, parentOfChild] of table) {
-      if (parentOfChild === parent) {
-        found.push(child);
-        visit(child);
-      }
-    }
-  };
-  visit(pid);
-  return found;
+/** A POST over a socket of its own, with node's client: it sends the whole body, and reads an answer that comes early. */
+function postOverSocket(url: URL, body: Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: "POST", agent: false, headers: { "Content-Type": "application/json", "Content-Length": body.length } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+/** The sandbox's process is there, and an app proxy call through its front is answered. */
+async function expectStillAnswering(): Promise<void> {
+  const list = await fetch(signed("/proxy/api/list", { query: { context: "wishlist" } }));
+  expect(list.status).toBe(200);
+  expect(isAlive(sandbox.pid)).toBe(true);
 }

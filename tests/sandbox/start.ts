@@ -10,8 +10,8 @@ import { createRemoteEmulator } from "../emulator/remote";
 import { startEmulatorProcess } from "../emulator/process";
 import { applySandboxDefaults, repoRoot } from "./config";
 import { openSandboxDatabase, seedDatabase } from "./database";
-import { startFront, type AppInstance } from "./front";
-import { startAppInstance, type RunningInstance } from "./instances";
+import { startFront } from "./front";
+import { startInstancePool } from "./pool";
 import { connectSharedRedis } from "./redis";
 import { loadSeed } from "./seed";
 
@@ -37,9 +37,13 @@ if (!Number.isInteger(instanceCount) || instanceCount < 1 || instanceCount > 8) 
 
 // Stopped last-started first: the front, the instances, then what they use.
 const stops: (() => Promise<void>)[] = [];
+// Aborted as stopping begins: an instance that exits from then on (Ctrl-C reaches the whole
+// process group) is not started again.
+const shutdown = new AbortController();
 let stopping: Promise<void> | undefined;
 const stopAll = () =>
   (stopping ??= (async () => {
+    shutdown.abort();
     for (const stop of stops.reverse()) await stop().catch((error) => console.error("[sandbox] stopping:", error));
   })());
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
@@ -69,38 +73,16 @@ try {
     TRUST_PROXY: "1",
     ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
   };
-  const running: RunningInstance[] = [];
-  for (let index = 1; index <= instanceCount; index++) {
-    const instance = await startAppInstance(index, instanceEnv, instanceCount > 1);
-    running.push(instance);
-  }
-  stops.push(() => Promise.all(running.map((instance) => instance.stop())).then(() => undefined));
+  const pool = await startInstancePool(instanceCount, instanceEnv, shutdown.signal);
+  stops.push(pool.stop);
 
-  const targets: AppInstance[] = running.map((instance) => ({ url: instance.url, accepting: true }));
   const front = await startFront({
     port: Number(process.env.PORT),
-    instances: targets,
+    instances: pool.targets,
     seed,
     apiSecret: process.env.SHOPIFY_API_SECRET!,
     emulatorUrl: emulator.url,
-    control: {
-      instances: () =>
-        running.map((instance, index) => ({
-          index: index + 1,
-          url: instance.url,
-          pid: instance.pid,
-          accepting: targets[index]!.accepting,
-        })),
-      async rollingRestart() {
-        for (const [index, instance] of running.entries()) {
-          // Out of the rotation first, so nothing new reaches it; it finishes what it has, then a fresh one takes its place.
-          targets[index]!.accepting = false;
-          await instance.stop();
-          running[index] = await startAppInstance(index + 1, instanceEnv, instanceCount > 1);
-          targets[index] = { url: running[index]!.url, accepting: true };
-        }
-      },
-    },
+    control: { instances: pool.report, rollingRestart: pool.rollingRestart },
   });
   stops.push(front.close);
   printBanner(instanceCount, emulator.url);

@@ -9,7 +9,12 @@ export const PROXY_SIGNATURE_MAX_AGE_SECONDS = 90;
  * come exactly once: a repeated value is joined with "," before signing, so a shopper-supplied
  * duplicate would otherwise be signed along with the platform's and read ambiguously.
  */
-const IDENTITY_PARAMETERS = ["shop", "logged_in_customer_id", "path_prefix", "timestamp", "signature"] as const;
+const IDENTITY_PARAMETERS = ["shop", "path_prefix", "timestamp", "signature"] as const;
+/**
+ * Never repeated, for the same reason, but it may be absent: nobody logged in then, as with an
+ * empty value. The signature covers the parameters present, so its absence is signed too.
+ */
+const CUSTOMER_PARAMETER = "logged_in_customer_id";
 
 /**
  * The platform's app proxy signature: every query parameter but `signature`, repeated values
@@ -39,6 +44,7 @@ export function verifyProxyRequest(url: URL, secret: string, now: Date): { shop:
   for (const name of IDENTITY_PARAMETERS) {
     if (params.getAll(name).length !== 1) throw invalid(`${name} must be given exactly once`);
   }
+  if (params.getAll(CUSTOMER_PARAMETER).length > 1) throw invalid(`${CUSTOMER_PARAMETER} must be given at most once`);
   const signature = params.get("signature")!;
   const timestamp = params.get("timestamp")!;
   if (!/^[0-9a-f]{64}$/.test(signature) || !/^\d{1,12}$/.test(timestamp))
@@ -47,7 +53,7 @@ export function verifyProxyRequest(url: URL, secret: string, now: Date): { shop:
     throw invalid("stale timestamp");
   const expected = Buffer.from(signProxyParameters(params, secret), "hex");
   if (!timingSafeEqual(expected, Buffer.from(signature, "hex"))) throw invalid("signature mismatch");
-  return { shop: params.get("shop")!, loggedInCustomerId: params.get("logged_in_customer_id")! };
+  return { shop: params.get("shop")!, loggedInCustomerId: params.get(CUSTOMER_PARAMETER) ?? "" };
 }
 
 function invalid(reason: string): ServiceError {

@@ -7,6 +7,7 @@
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
 import { signedProxyUrl } from "../../support/proxy-signature";
+import { HELD_BODY_BYTES, holdBody } from "../held-body";
 import type { Seed } from "../seed";
 import { COLLECTIONS, findCollection, findProduct, PRODUCTS, type CatalogProduct } from "./catalog";
 import {
@@ -298,8 +299,26 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       const value = req.headers[name];
       if (typeof value === "string") headers.set(name, value);
     }
-    const hasBody = !["GET", "HEAD"].includes(req.method);
-    const body = hasBody ? new Uint8Array(await readBody(req)) : undefined;
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    if (!["GET", "HEAD"].includes(req.method)) {
+      const held = await holdBody(req, HELD_BODY_BYTES);
+      // Gone mid-body: nobody to answer.
+      if (!held) return;
+      if (!held.complete) {
+        // The rest is read and dropped, so the shopper's connection stays usable.
+        req.resume();
+        res.status(413).json({
+          ok: false,
+          error: {
+            code: "VALIDATION_ERROR",
+            message: `Body is larger than ${HELD_BODY_BYTES} bytes`,
+            retryable: false,
+          },
+        });
+        return;
+      }
+      body = new Uint8Array(held.body);
+    }
     const response = await options.forward(new Request(target, { method: req.method, headers, body }));
     res.status(response.status);
     if (response.headers.get("content-type")?.startsWith("application/liquid")) {
@@ -312,12 +331,6 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     });
     res.send(Buffer.from(await response.arrayBuffer()));
   }
-}
-
-async function readBody(req: ExpressRequest): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export { COLLECTIONS, PRODUCTS };
