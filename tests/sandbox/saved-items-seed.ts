@@ -117,20 +117,18 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
     };
   });
   // Each list with its index, as the app keeps it: its active items' handles, newest save first.
-  const listEntries = [...lists].map(
-    ([handle, list]): ImportedMetaobject => ({
-      handle,
-      fields: {
-        customer_id: list.customerGid,
-        context: list.context,
-        active_items: JSON.stringify(
-          list.active
-            .sort((a, b) => b.savedAt.localeCompare(a.savedAt))
-            .map((item) => itemHandle(item.customerGid, item)),
-        ),
-      },
-    }),
-  );
+  const listEntries = [...lists].map(([handle, list]): ImportedMetaobject => ({
+    handle,
+    fields: {
+      customer_id: list.customerGid,
+      context: list.context,
+      active_items: JSON.stringify(
+        list.active
+          .sort((a, b) => b.savedAt.localeCompare(a.savedAt))
+          .map((item) => itemHandle(item.customerGid, item)),
+      ),
+    },
+  }));
   return { items, lists: listEntries, saveItems, products };
 }
 
