@@ -37,7 +37,7 @@ const EnvSchema = z.object({
   FLOW_TRIGGERS: z.enum(["on", "off"]).default("on"),
   // How far behind writes the platform's metaobject search may be: a customers/redact is complete
   // only when a pass that starts this long after the customer's last possible write finds nothing
-  // (docs/decisions/0005-redaction-that-cannot-miss.md).
+  // (docs/decisions/0006-redaction-that-cannot-miss.md).
   REDACTION_SEARCH_LAG_SECONDS: z.coerce
     .number("REDACTION_SEARCH_LAG_SECONDS: a number of seconds")
     .int()

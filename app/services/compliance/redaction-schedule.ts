@@ -1,7 +1,7 @@
 /**
  * When a customer redaction may be called complete, and when its next pass runs: pure decisions
  * over times, so the rules are tested without a platform or a database
- * (docs/decisions/0005-redaction-that-cannot-miss.md).
+ * (docs/decisions/0006-redaction-that-cannot-miss.md).
  *
  * A pass deletes what the platform's search finds of the customer. The search lags writes, so a
  * pass that finds nothing proves the customer has nothing left only if it started at least the
