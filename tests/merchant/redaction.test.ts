@@ -206,17 +206,19 @@ describe("a pending customer redaction across a restart", () => {
     /** A new process: the app's modules (caches, coordinator, clock) loaded anew; the database stays. */
     const restart = async () => {
       vi.resetModules();
-      const [{ clock }, sweeps] = await Promise.all([
+      const [{ clock }, sweeps, coordination] = await Promise.all([
         import("~/lib/clock"),
         import("~/services/compliance/redaction-sweeps.server"),
+        import("~/lib/coordination/shared-coordinator.server"),
       ]);
-      return { clock, sweeps };
+      return { clock, sweeps, stop: () => coordination.getCoordinator().close() };
     };
 
     const first = await restart();
     advanceTime(SETTLE_MS, first.clock);
     first.sweeps.startRedactionSweeps();
     await first.sweeps.stopRedactionSweeps();
+    await first.stop();
     expect(recordsOf(shop, ALICE)).toEqual([]);
     expect(await db.pendingCustomerRedaction.count()).toBe(1);
 
@@ -224,6 +226,7 @@ describe("a pending customer redaction across a restart", () => {
     advanceTime(60_000, second.clock);
     second.sweeps.startRedactionSweeps();
     await second.sweeps.stopRedactionSweeps();
+    await second.stop();
     expect(await db.pendingCustomerRedaction.count()).toBe(0);
     expect(recordsOf(shop, BOB)).toHaveLength(2);
   });

@@ -11,7 +11,7 @@ import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { getListStateStore } from "~/services/saved-items/list-state-store.server";
 import { forgetCustomerUsage } from "~/services/usage/monthly-budget.server";
 import { deleteCustomerRecords } from "./customer-records.server";
-import { judgePass, NO_ACCESS_RETRY_MS, PASS_LEASE_MS, retryAfterFailure } from "./redaction-schedule";
+import { judgePass, NO_ACCESS_RETRY_MS, PASS_LEASE_MS, retryAfterFailure, settlesAt } from "./redaction-schedule";
 
 /**
  * customers/redact as a durable promise (PendingCustomerRedaction): recorded before anything is
@@ -53,11 +53,15 @@ async function announceChange(shop: string): Promise<void> {
   }
 }
 
-/** Records a customers/redact (once; a redelivery keeps the first arrival) and refuses the customer's writes. */
+/**
+ * Records a customers/redact (once; a redelivery keeps the first arrival) and refuses the
+ * customer's writes. The delivery runs the first pass itself, so for the timers the record is due
+ * only once a pass can complete it.
+ */
 export async function recordCustomerRedaction(shop: string, customerGid: string): Promise<void> {
   const now = clock.now();
   await prisma.pendingCustomerRedaction.createMany({
-    data: { shopDomain: shop, customerGid, requestedAt: now, runAfter: now },
+    data: { shopDomain: shop, customerGid, requestedAt: now, runAfter: settlesAt(now, searchLagMs()) },
     skipDuplicates: true,
   });
   await announceChange(shop);
