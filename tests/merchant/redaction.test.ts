@@ -203,30 +203,30 @@ describe("a pending customer redaction across a restart", () => {
     vi.spyOn(console, "info").mockImplementation(() => {});
     expect(await (await redact(shop, ALICE)).json()).toMatchObject({ status: "pending" });
 
-    /** A new process: the app's modules (caches, coordinator, clock) loaded anew; the database stays. */
-    const restart = async () => {
+    /**
+     * A new process: the app's modules (caches, coordinator, clock, timer) loaded anew, and its
+     * start-up hook run as the server runs it before listening; the database stays.
+     */
+    const restart = async (aheadMs: number) => {
       vi.resetModules();
-      const [{ clock }, sweeps, coordination] = await Promise.all([
+      const [{ clock }, entry, sweeps, coordination] = await Promise.all([
         import("~/lib/clock"),
+        import("~/entry.server"),
         import("~/services/compliance/redaction-sweeps.server"),
         import("~/lib/coordination/shared-coordinator.server"),
       ]);
-      return { clock, sweeps, stop: () => coordination.getCoordinator().close() };
+      advanceTime(aheadMs, clock);
+      await entry.prepare();
+      // The timer stops once the sweep it ran at start-up has ended.
+      await sweeps.stopRedactionSweeps();
+      await coordination.getCoordinator().close();
     };
 
-    const first = await restart();
-    advanceTime(SETTLE_MS, first.clock);
-    first.sweeps.startRedactionSweeps();
-    await first.sweeps.stopRedactionSweeps();
-    await first.stop();
+    await restart(SETTLE_MS);
     expect(recordsOf(shop, ALICE)).toEqual([]);
     expect(await db.pendingCustomerRedaction.count()).toBe(1);
 
-    const second = await restart();
-    advanceTime(60_000, second.clock);
-    second.sweeps.startRedactionSweeps();
-    await second.sweeps.stopRedactionSweeps();
-    await second.stop();
+    await restart(60_000);
     expect(await db.pendingCustomerRedaction.count()).toBe(0);
     expect(recordsOf(shop, BOB)).toHaveLength(2);
   });
