@@ -1,13 +1,14 @@
 // customers/redact while the platform's search lags the customer's saves: the redaction finds the
 // customer's records only through that search, so it must not call itself complete before the
 // search can have caught up, and must come back for what it could not see.
+import { http } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { runDueRedactions } from "~/services/compliance/pending-redactions.server";
 import { deliverWebhook } from "../support/admin";
 import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
-import { emulator } from "../support/platform";
+import { emulator, platformServer } from "../support/platform";
 import { advanceTime } from "../support/time";
 
 afterEach(() => vi.restoreAllMocks());
@@ -177,6 +178,43 @@ describe("customers/redact while the platform's search lags", () => {
     expect(recordsOf(shop, BOB)).toHaveLength(3);
     // The customer is new to the app now: a save is a new save.
     expect((await save(shop, ALICE, 13)).status).toBe(200);
+  });
+
+  test("a save admitted just before the redaction, whose write lands after its first pass, does not survive", async () => {
+    const shop = await givenFreshSaves();
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    // The save's first write to the platform waits until the redaction's first pass has run.
+    let reached!: () => void;
+    const writing = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    platformServer.use(
+      http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
+        const { query } = (await request.clone().json()) as { query: string };
+        if (held || !/\bmutation\b/.test(query) || query.includes("Compliance")) return undefined;
+        held = true;
+        reached();
+        await released;
+        return undefined;
+      }),
+    );
+    const saving = save(shop, ALICE, 20);
+    await writing;
+
+    expect(await (await redact(shop, ALICE)).json()).toMatchObject({ status: "pending" });
+    release();
+    expect((await saving).status).toBe(200);
+    expect(await isSaved(shop, ALICE, 20)).toBe(true);
+
+    advanceTime(SETTLE_MS);
+    await runDueRedactions(10);
+    advanceTime(60_000);
+    await runDueRedactions(10);
+
+    expect(await db.pendingCustomerRedaction.count()).toBe(0);
+    expect(recordsOf(shop, ALICE)).toEqual([]);
+    expect(await isSaved(shop, ALICE, 20)).toBe(false);
   });
 
   test("instances sweeping at once run each pass once", async () => {
