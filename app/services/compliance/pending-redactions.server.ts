@@ -58,7 +58,7 @@ async function announceChange(shop: string): Promise<void> {
  * customer's writes. The delivery runs the first pass itself, so for the timers the record is due
  * only once a pass can complete it.
  */
-export async function recordCustomerRedaction(shop: string, customerGid: string): Promise<void> {
+async function recordCustomerRedaction(shop: string, customerGid: string): Promise<void> {
   const now = clock.now();
   await prisma.pendingCustomerRedaction.createMany({
     data: { shopDomain: shop, customerGid, requestedAt: now, runAfter: settlesAt(now, searchLagMs()) },
@@ -183,25 +183,21 @@ export async function redactCustomer(shop: string, customerGid: string): Promise
 
 /**
  * Runs passes of the shop's pending redactions: on reinstall every one not running (the ones
- * that waited for access), on an admin load the due ones. Returns how many passes ran.
+ * that waited for access), on an admin load the due ones.
  */
 export async function resumeShopRedactions(
   shop: string,
   admin: AdminGraphqlClient,
   which: "due" | "unclaimed",
-): Promise<number> {
+): Promise<void> {
   const records = await prisma.pendingCustomerRedaction.findMany({
     where: { shopDomain: shop },
     select: { customerGid: true },
   });
-  let passes = 0;
   for (const { customerGid } of records) {
     const claim = await claimRedaction(shop, customerGid, which);
-    if (!claim) continue;
-    await runPass(claim, admin);
-    passes += 1;
+    if (claim) await runPass(claim, admin);
   }
-  return passes;
 }
 
 /** resumeShopRedactions for page loads: a failure is logged, and the record retried later. */
