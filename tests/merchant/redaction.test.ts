@@ -17,7 +17,7 @@ const ALICE = "1001";
 const BOB = "1002";
 const gid = (id: string) => `gid://shopify/Customer/${id}`;
 const customers = [{ id: gid(ALICE) }, { id: gid(BOB) }];
-/** Several seconds, well inside the app's default bound of 60 s (REDACTION_SEARCH_LAG_SECONDS). */
+/** Several seconds, well inside the app's default bound of 60 s (SEARCH_LAG_SECONDS). */
 const SEARCH_LAG_MS = 5_000;
 /** A redaction settles 30 s (writes already under way) plus the 60 s bound after it arrived. */
 const SETTLE_MS = 90_000;

@@ -35,8 +35,8 @@ interface Claim {
 
 const NOTHING = { items: 0, lists: 0 };
 
-/** REDACTION_SEARCH_LAG_SECONDS: how far behind writes the platform's search may be. */
-const searchLagMs = () => getEnv().REDACTION_SEARCH_LAG_SECONDS * 1000;
+/** SEARCH_LAG_SECONDS: how far behind writes the platform's search may be. */
+const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
 
 const versionKey = (shop: string) => `redactions:${shop}`;
 
