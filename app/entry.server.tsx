@@ -9,6 +9,7 @@ import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
 import { errorFields, writeLog } from "~/lib/json-log";
 import { closeConnections } from "~/lib/readiness.server";
+import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -22,12 +23,16 @@ export { readiness } from "~/lib/readiness.server";
 /**
  * Before the server listens: a PostgreSQL database gets the migrations this build ships, under the
  * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
- * deployment runs them itself. An embedded database migrated itself when it opened.
+ * deployment runs them itself. An embedded database migrated itself when it opened. Then the
+ * pending customer redactions' timer starts: a later pass is owed whatever happened to the
+ * instance that took the webhook.
  */
 export async function prepare(): Promise<void> {
-  if (databaseTarget().kind !== "postgres" || process.env.SKIP_MIGRATIONS === "1") return;
-  const applied = await applyMigrations(pool);
-  if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
+  if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {
+    const applied = await applyMigrations(pool);
+    if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
+  }
+  startRedactionSweeps();
 }
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
@@ -35,6 +40,7 @@ export async function shutdown(): Promise<void> {
   // Flow triggers and webhook fan-outs started after answering: bounded work, finished before the
   // connections they use close (a webhook id already taken would not bring them back).
   await afterAnswerSettled();
+  await stopRedactionSweeps();
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );

@@ -2,7 +2,7 @@ import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import type { Session } from "@shopify/shopify-api";
 import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
-import { completePendingRedactions } from "~/services/compliance/customer-records.server";
+import { resumeShopRedactions } from "~/services/compliance/pending-redactions.server";
 import { recordShopInstalled } from "~/services/installs/shop-records.server";
 import { getEnv } from "~/config/env.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
@@ -14,14 +14,14 @@ const env = getEnv();
 /**
  * Runs after the library obtains a new offline token (install and reinstall). It makes the shop
  * serviceable again (its customers' saved items stayed on the platform), then, best effort, reads
- * its plan and finishes any customer redaction that arrived while the app had no access. Exported
+ * its plan and runs a pass of any customer redaction that waited for access. Exported
  * so tests can run the hook exactly as the library calls it.
  */
 export async function afterAuth({ session, admin }: { session: Session; admin: AdminGraphqlClient }): Promise<void> {
   await recordShopInstalled(session.shop);
   try {
     await refreshShopPlan(session.shop, admin);
-    await completePendingRedactions(session.shop, admin);
+    await resumeShopRedactions(session.shop, admin, "unclaimed");
   } catch (error) {
     // The admin page load that triggered the install refreshes the plan again; never block an install.
     console.error(

@@ -35,6 +35,15 @@ const EnvSchema = z.object({
   // Flow triggers (docs/reach.md): "off" stops the app firing any, e.g. while Flow has an incident.
   // The test suite runs with them off, so their after-answer requests stay out of other tests.
   FLOW_TRIGGERS: z.enum(["on", "off"]).default("on"),
+  // How far behind writes the platform's metaobject search may be: a customers/redact is complete
+  // only when a pass that starts this long after the customer's last possible write finds nothing
+  // (docs/decisions/0006-redaction-that-cannot-miss.md).
+  SEARCH_LAG_SECONDS: z.coerce
+    .number("SEARCH_LAG_SECONDS: a number of seconds")
+    .int()
+    .min(0, "SEARCH_LAG_SECONDS: at least 0")
+    .max(86_400, "SEARCH_LAG_SECONDS: at most 86400")
+    .default(60),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z

@@ -6,7 +6,7 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { getEnv } from "~/config/env.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
-import { settlePendingRedactions } from "~/services/compliance/customer-records.server";
+import { settleDueShopRedactions } from "~/services/compliance/pending-redactions.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -14,7 +14,7 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 // follows what the merchant pays for without the hot path ever asking the billing API.
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan, admin } = await requireAdminShop(request);
-  await settlePendingRedactions(shop, admin);
+  await settleDueShopRedactions(shop, admin);
   return { apiKey: getEnv().SHOPIFY_API_KEY, shop, plan: plan.key };
 };
 

@@ -1,6 +1,6 @@
 // The emulator's interception must be installed before anything imports app/shopify.server.ts:
 // the platform's node adapter captures globalThis.fetch on first import.
-import { emulator, platformServer } from "../support/platform";
+import { emulator, platformServer, resetPlatformClock } from "../support/platform";
 import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
 import { createTestDatabase } from "./database";
@@ -20,6 +20,7 @@ const tables = Prisma.dmmf.datamodel.models.map((model) => `"${model.dbName ?? m
 
 beforeEach(async () => {
   emulator.reset();
+  resetPlatformClock();
   const { clearProcessCaches } = await import("~/lib/process-caches.server");
   clearProcessCaches();
   const { default: db } = await import("~/db.server");

@@ -3,10 +3,29 @@ import { setupServer } from "msw/node";
 import { createPlatformEmulator, type AdminCredentials } from "../emulator";
 import { TEST_ENV } from "../setup/test-env";
 
+let platformAheadMs = 0;
+
+/** The emulated platform's time: real time, moved ahead by advancePlatformClock. */
+export const platformNow = (): Date => new Date(Date.now() + platformAheadMs);
+
+/**
+ * Moves the emulated platform's clock ahead (its search lag, token lifetimes), so a test waits
+ * for the search without sleeping; tests/support/time.ts moves the app's clock with it.
+ */
+export function advancePlatformClock(ms: number): void {
+  platformAheadMs += ms;
+}
+
+/** Back to real time, before every test (tests/setup/per-file.ts). */
+export function resetPlatformClock(): void {
+  platformAheadMs = 0;
+}
+
 /** One emulator per test file; tests reach it to seed shops, inject faults and count requests. */
 export const emulator = createPlatformEmulator({
   clientId: TEST_ENV.SHOPIFY_API_KEY,
   clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
+  now: platformNow,
 });
 
 /** The offline session the library stores for credentials the platform issued. */

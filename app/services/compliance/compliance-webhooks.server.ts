@@ -1,14 +1,13 @@
 import { z } from "zod";
 import { clock } from "~/lib/clock";
-import { ServiceError, isServiceError } from "~/lib/errors";
+import { ServiceError } from "~/lib/errors";
 import {
   collectCustomerRecords,
-  completeCustomerRedaction,
   customerGidFromId,
-  rememberCustomerRedaction,
   type SavedItemExport,
   type SavedListExport,
 } from "./customer-records.server";
+import { redactCustomer, type RedactionProgress } from "./pending-redactions.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { redactShopRecords, type ShopRedaction } from "~/services/installs/shop-records.server";
 
@@ -34,12 +33,7 @@ export interface CustomerDataRecord {
 
 export type ComplianceOutcome =
   | { topic: "CUSTOMERS_DATA_REQUEST"; record: CustomerDataRecord }
-  | {
-      topic: "CUSTOMERS_REDACT";
-      customerId: string;
-      status: "completed" | "deferred";
-      deleted: { items: number; lists: number };
-    }
+  | ({ topic: "CUSTOMERS_REDACT"; customerId: string } & RedactionProgress)
   | { topic: "SHOP_REDACT"; result: ShopRedaction };
 
 export function isComplianceTopic(topic: string): topic is ComplianceTopic {
@@ -95,27 +89,4 @@ async function assembleCustomerData(
   };
   console.info(`[compliance] customers/data_request ${JSON.stringify(record)}`);
   return record;
-}
-
-/**
- * customers/redact: the request is recorded first, then carried out. Without access to the shop
- * (uninstalled, token revoked) it stays recorded and is completed on reinstall.
- */
-async function redactCustomer(
-  shop: string,
-  customerGid: string,
-): Promise<{ status: "completed" | "deferred"; deleted: { items: number; lists: number } }> {
-  await rememberCustomerRedaction(shop, customerGid);
-  const admin = await loadOfflineAdmin(shop);
-  if (admin) {
-    try {
-      return { status: "completed", deleted: await completeCustomerRedaction(shop, customerGid, admin) };
-    } catch (error) {
-      if (!(isServiceError(error) && error.code === "SHOP_NOT_INSTALLED")) throw error;
-    }
-  }
-  console.info(
-    `[compliance] customers/redact for ${customerGid} on ${shop} deferred until the app can reach the shop again`,
-  );
-  return { status: "deferred", deleted: { items: 0, lists: 0 } };
 }

@@ -1,4 +1,3 @@
-import prisma from "~/db.server";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
@@ -8,8 +7,6 @@ import {
   SAVE_LIST_TYPE,
   toSaveItemRecord,
 } from "~/services/saved-items/metaobject-store.server";
-import { getListStateStore } from "~/services/saved-items/list-state-store.server";
-import { forgetCustomerUsage } from "~/services/usage/monthly-budget.server";
 
 // Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
@@ -195,53 +192,4 @@ export async function deleteCustomerRecords(
     }
   }
   return deleted;
-}
-
-/** Records a customers/redact before running it, so a failure or a missing session cannot lose it. */
-export async function rememberCustomerRedaction(shop: string, customerGid: string): Promise<void> {
-  await prisma.pendingCustomerRedaction.upsert({
-    where: { shopDomain_customerGid: { shopDomain: shop, customerGid } },
-    create: { shopDomain: shop, customerGid },
-    update: {},
-  });
-}
-
-/**
- * Runs one customer's redaction to completion, then forgets it. The customer's cached list states
- * go before the records (nothing is served from them meanwhile) and again after (a read during
- * the deletion may have cached what was about to go); their usage counters go too.
- */
-export async function completeCustomerRedaction(
-  shop: string,
-  customerGid: string,
-  admin: AdminGraphqlClient,
-): Promise<{ items: number; lists: number }> {
-  const store = getListStateStore();
-  await store.forgetCustomer(shop, customerGid);
-  const deleted = await deleteCustomerRecords(admin, customerGid);
-  await store.forgetCustomer(shop, customerGid);
-  await forgetCustomerUsage(shop, customerGid);
-  await prisma.pendingCustomerRedaction.deleteMany({ where: { shopDomain: shop, customerGid } });
-  return deleted;
-}
-
-/**
- * Finishes every redaction the shop still owes (called on reinstall and admin load): the saved
- * items outlive an uninstall on the platform, so a redaction that arrived while the app had no
- * access is carried out as soon as it has access again.
- */
-export async function completePendingRedactions(shop: string, admin: AdminGraphqlClient): Promise<number> {
-  const pending = await prisma.pendingCustomerRedaction.findMany({ where: { shopDomain: shop } });
-  for (const { customerGid } of pending) await completeCustomerRedaction(shop, customerGid, admin);
-  return pending.length;
-}
-
-/** completePendingRedactions for page loads: a failure is logged and retried on the next load. */
-export async function settlePendingRedactions(shop: string, admin: AdminGraphqlClient): Promise<void> {
-  try {
-    const completed = await completePendingRedactions(shop, admin);
-    if (completed > 0) console.info(`[compliance] completed ${completed} pending customer redaction(s) for ${shop}`);
-  } catch (error) {
-    console.error(`[compliance] pending customer redactions for ${shop} failed; retried on the next admin load`, error);
-  }
 }

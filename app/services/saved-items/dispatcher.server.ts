@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import { assertNotBeingRedacted } from "~/services/compliance/pending-redactions.server";
 import { assertChannelEntitled, type Plan } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { countBudgetUnits } from "~/lib/metrics.server";
@@ -30,6 +31,8 @@ export async function dispatchSavedItems<Op extends OperationName>(
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
+  if (["save", "toggle", "remove", "batch"].includes(operation))
+    await assertNotBeingRedacted(caller.shop, caller.customerGid);
   const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
