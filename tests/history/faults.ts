@@ -179,6 +179,8 @@ export class PrivateRedis {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     for (let attempt = 0; ; attempt++) {
       const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      // Refusals until it listens are expected; connect() rejects with them anyway.
+      client.on("error", () => {});
       try {
         await client.connect();
         await client.ping();

@@ -29,7 +29,7 @@ export function printReport(result: RunResult, print: (line: string) => void = c
       answers: countBy(own, answerLabel),
     });
   }
-  printTable(rows);
+  printTable(rows, print);
   const exchanges = countBy(result.exchanges, (exchange) =>
     `${exchange.channel} ${exchange.status} ${exchange.code ?? ""}`.trim(),
   );
@@ -71,6 +71,7 @@ export function printReport(result: RunResult, print: (line: string) => void = c
           errors: countBy(errors, (operation) => `${operation.status} ${operation.code ?? ""}`.trim()) || "-",
         };
       }),
+      print,
     );
     for (const window of result.windows) if (window.detail) print(`  ${window.name}: ${window.detail}`);
   }
