@@ -48,6 +48,18 @@ describe("anomalies it finds", () => {
     ).toEqual([1]);
   });
 
+  test("a list's anomaly names every item's possible states", () => {
+    const [anomaly] = checkHistory(
+      history(
+        ["save", A, [0, 10], { state: "active" }],
+        ["save", B, [0, 10], { state: "active" }],
+        ["list", undefined, [20, 30], { listed: [A] }],
+      ),
+    ).anomalies;
+    expect(anomaly!.possibleStates).toEqual([`${A}: active`, `${B}: active`]);
+    expect(anomaly!.operations.map((operation) => operation.id)).toEqual([0, 1, 2]);
+  });
+
   test("a stale read: a remove answered, a later read still saved", () => {
     expect(
       anomalies(

@@ -172,7 +172,7 @@ function checkList(
 
   for (const event of events) {
     const { operation } = event;
-    const item = operation.item === undefined ? undefined : itemIndex.get(operation.item);
+    const item = operation.kind === "list" || operation.item === undefined ? undefined : itemIndex.get(operation.item);
     if (event.invocation) {
       if (event.unknown) {
         if (item === undefined) continue;

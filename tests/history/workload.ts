@@ -110,7 +110,7 @@ export async function runClients(options: WorkloadOptions, recorder: Recorder): 
         caller: callerFor(channel, customer),
         customer,
         kind,
-        item,
+        ...(kind === "list" ? {} : { item }),
       });
       // Uneven pauses, so the clients of a group drift against each other.
       const pause = interval * (0.5 + random()) - (performance.now() - begun);
