@@ -3,7 +3,7 @@
 // its relay, and the emulated platform slow, throttling or failing. Each fault is one window, with
 // a quiet window before it, so the report can say how available the service was meanwhile.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
@@ -192,6 +192,12 @@ export class PrivateRedis {
         client.disconnect();
       }
     }
+  }
+
+  /** For good, with its directory. */
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   async kill(): Promise<void> {

@@ -105,7 +105,7 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
     writeFileSync(seedFile, JSON.stringify(historySeed(customers), null, 2));
 
     const redis = await PrivateRedis.start();
-    cleanup.add(() => redis.kill());
+    cleanup.add(() => redis.stop());
     log(`Redis of the run's own on ${redis.url}`);
     // The run's name starts as the tests' databases do, so a run killed before dropping it is swept up later.
     const database = await createTestDatabase(
