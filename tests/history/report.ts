@@ -1,7 +1,7 @@
 // What a history run prints: the operations and their answers, the anomalies with the operations
 // that show each, and how available the service was in each fault window.
 import { formatAnswers, printTable } from "../bench/stats";
-import { answerLabel, describeOperation, outcomeOf } from "./history";
+import { answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
 import type { RunResult } from "./run";
 
 /** Anomalies printed in full; the rest are counted. */
@@ -39,7 +39,10 @@ export function printReport(result: RunResult, print: (line: string) => void = c
   );
 
   print(
-    `\nCheck: ${check.operations} operations that constrain the state over ${check.lists} lists (each list's items at one point): ` +
+    `\nConcurrency: ${overlapping(operations)} of ${operations.length} calls overlapped another call on the same list`,
+  );
+  print(
+    `Check: ${check.operations} operations that constrain the state over ${check.lists} lists (each list's items at one point): ` +
       `${check.anomalies.length} anomal${check.anomalies.length === 1 ? "y" : "ies"}` +
       (check.inconclusive.length ? `, ${check.inconclusive.length} list(s) inconclusive` : ""),
   );
@@ -54,7 +57,9 @@ export function printReport(result: RunResult, print: (line: string) => void = c
   if (check.anomalies.length > SHOWN) print(`\n  … and ${check.anomalies.length - SHOWN} more`);
 
   if (result.windows.length > 0) {
-    print("\nAvailability per window (calls invoked in it; ok: answered as the contract says, 200 or 409/404):");
+    print(
+      "\nAvailability per window (calls invoked in it; ok: answered as the contract says, 200 or 409/404; anomalies answered in it):",
+    );
     printTable(
       result.windows.map((window) => {
         const own = operations.filter(
@@ -67,6 +72,12 @@ export function printReport(result: RunResult, print: (line: string) => void = c
           from: `${((window.startedAt - origin) / 1000).toFixed(1)} s`,
           to: `${((window.endedAt - origin) / 1000).toFixed(1)} s`,
           calls: String(own.length),
+          // By when the answer no order explains came: what the fault or its aftermath broke.
+          anomalies: String(
+            check.anomalies.filter(
+              ({ operation }) => operation.completedAt! >= window.startedAt && operation.completedAt! < window.endedAt,
+            ).length,
+          ),
           ok: own.length ? `${String(ok)} (${((100 * ok) / own.length).toFixed(0)}%)` : "0",
           errors: countBy(errors, (operation) => `${operation.status} ${operation.code ?? ""}`.trim()) || "-",
         };
@@ -75,6 +86,28 @@ export function printReport(result: RunResult, print: (line: string) => void = c
     );
     for (const window of result.windows) if (window.detail) print(`  ${window.name}: ${window.detail}`);
   }
+}
+
+/** Calls whose interval met another's on the same list: how much the clients of a customer really raced. */
+function overlapping(operations: readonly Operation[]): number {
+  const byList = new Map<string, Operation[]>();
+  for (const operation of operations) {
+    const own = byList.get(operation.list) ?? [];
+    own.push(operation);
+    byList.set(operation.list, own);
+  }
+  const end = (operation: Operation) => operation.completedAt ?? Infinity;
+  let count = 0;
+  for (const own of byList.values()) {
+    own.sort((a, b) => a.invokedAt - b.invokedAt);
+    let latestEnd = -Infinity;
+    own.forEach((operation, index) => {
+      const next = own[index + 1];
+      if (latestEnd > operation.invokedAt || (next !== undefined && next.invokedAt < end(operation))) count++;
+      latestEnd = Math.max(latestEnd, end(operation));
+    });
+  }
+  return count;
 }
 
 function countBy<T>(values: readonly T[], key: (value: T) => string): string {
