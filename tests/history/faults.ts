@@ -41,6 +41,8 @@ export interface ScheduleOptions {
   durationMs: number;
   faultMs: number;
   quietMs: number;
+  /** The faults taken in turn (default all, in the order of FAULTS). */
+  faults: readonly FaultName[];
   log: (line: string) => void;
 }
 
@@ -52,11 +54,11 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   const started = performance.now();
   const left = () => started + options.durationMs - performance.now();
   let victim = 0;
-  for (let turn = 0; left() > options.quietMs + options.faultMs; turn++) {
+  for (let turn = 0; options.faults.length > 0 && left() > options.quietMs + options.faultMs; turn++) {
     const quietFrom = performance.now();
     await sleep(options.quietMs);
     windows.push({ name: "quiet", startedAt: quietFrom, endedAt: performance.now(), detail: "" });
-    const name = FAULTS[turn % FAULTS.length]!;
+    const name = options.faults[turn % options.faults.length]!;
     const startedAt = performance.now();
     options.log(`fault ${name} begins`);
     const detail = await inject(name, targets, options.faultMs, victim++);

@@ -13,7 +13,7 @@ export function printReport(result: RunResult, print: (line: string) => void = c
   print(
     `\nHistory: ${operations.length} operations in ${seconds.toFixed(0)} s (${(operations.length / seconds).toFixed(1)}/s), ` +
       `${options.clients} clients over ${options.customers} customers × ${options.itemsPerCustomer} items, ` +
-      `${options.instances} instance(s), seed ${options.seed}, faults ${options.faults ? "on" : "off"}, client timeout ${options.timeoutMs / 1000} s`,
+      `${options.instances} instance(s), seed ${options.seed}, faults ${options.faults.join(", ") || "none"}, client timeout ${options.timeoutMs / 1000} s`,
   );
   print(
     "\nAnswers by operation (known: the answer says what happened; unknown: a write that may or may not have applied):",

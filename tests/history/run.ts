@@ -10,7 +10,7 @@ import { startMeasuredSandbox, usageDelta } from "../bench/sandbox";
 import { createTestDatabase } from "../setup/database";
 import { createRelay } from "../support/relay";
 import { checkHistory, type CheckResult } from "./checker";
-import { PrivateRedis, resumeInstances, runFaultSchedule, type FaultWindow } from "./faults";
+import { FAULTS, PrivateRedis, resumeInstances, runFaultSchedule, type FaultName, type FaultWindow } from "./faults";
 import {
   historyCustomerToken,
   listKey,
@@ -29,7 +29,8 @@ export interface RunOptions {
   customers: number;
   itemsPerCustomer: number;
   seed: number;
-  faults: boolean;
+  /** The faults taken in turn; none for a run without. */
+  faults: readonly FaultName[];
   faultSeconds: number;
   quietSeconds: number;
   /** Calls per second each client aims at. */
@@ -57,7 +58,7 @@ export const DEFAULT_RUN: Omit<RunOptions, "postgresUrl" | "log"> = {
   customers: 96,
   itemsPerCustomer: 4,
   seed: 1,
-  faults: true,
+  faults: FAULTS,
   faultSeconds: 8,
   quietSeconds: 6,
   clientRate: 4,
@@ -167,10 +168,11 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
       durationMs: options.seconds * 1_000,
       faultMs: options.faultSeconds * 1_000,
       quietMs: options.quietSeconds * 1_000,
+      faults: options.faults,
       log,
     };
     const [windows] = await Promise.all([
-      options.faults
+      options.faults.length > 0
         ? runFaultSchedule(
             { sandboxUrl: sandbox.url, emulator: sandbox.emulator, shop: HISTORY_SHOP, redis, database: relay },
             faultOptions,
