@@ -73,6 +73,8 @@ export function checkHistory(history: readonly Operation[], options: CheckOption
     const items = options.items?.get(list) ?? named;
     checkList(list, items, operations, options.maxConfigurations ?? 100_000, result);
   }
+  // The earliest first: a later one on the same list may only follow from it.
+  result.anomalies.sort((a, b) => a.operation.completedAt! - b.operation.completedAt!);
   return result;
 }
 
