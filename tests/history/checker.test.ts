@@ -246,15 +246,14 @@ describe("histories it accepts", () => {
     expect(checkHistory(operations, { items: new Map([[LIST, [A, B]]]) }).anomalies).toEqual([]);
   });
 
-  test("a linearizable history of 50,000 operations over 400 items, some with unknown outcomes, in a few seconds", () => {
+  test("a linearizable history of 50,000 operations over 400 items, some with unknown outcomes, in a small search", () => {
     const operations = simulated(50_000, 100, 4, 7);
-    const started = performance.now();
-    const result = checkHistory(operations);
+    // The work bound instead of a clock: no answer needs more than 5,000 configurations explored (about 2,000 do).
+    const result = checkHistory(operations, { maxConfigurations: 5_000 });
     expect(result.anomalies).toEqual([]);
     expect(result.inconclusive).toEqual([]);
     expect(result.operations).toBeGreaterThan(40_000);
-    expect(performance.now() - started).toBeLessThan(15_000);
-  });
+  }, 60_000);
 });
 
 /**
