@@ -7,6 +7,8 @@ export interface LoadRequest {
   url: URL;
   body?: string;
   headers?: Record<string, string>;
+  /** How long the socket may stay silent before the request is given up (default 30 s). */
+  timeoutMs?: number;
 }
 
 export interface Outcome {
@@ -41,19 +43,23 @@ export function sendReading(agent: http.Agent, request: LoadRequest): Promise<{ 
       headers["content-type"] ??= "application/json";
       headers["content-length"] = String(Buffer.byteLength(request.body));
     }
-    const req = http.request(request.url, { method: request.method, agent, headers, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        const text = Buffer.concat(chunks).toString("utf8");
-        const outcome: Outcome = { status, ms: performance.now() - started };
-        // Only answers that are not 200 are parsed: the generator must stay cheap next to the app.
-        if (status !== 200) outcome.code = envelopeCode(text);
-        resolve({ outcome, text });
-      });
-      res.on("error", failed);
-    });
+    const req = http.request(
+      request.url,
+      { method: request.method, agent, headers, timeout: request.timeoutMs ?? 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          const text = Buffer.concat(chunks).toString("utf8");
+          const outcome: Outcome = { status, ms: performance.now() - started };
+          // Only answers that are not 200 are parsed: the generator must stay cheap next to the app.
+          if (status !== 200) outcome.code = envelopeCode(text);
+          resolve({ outcome, text });
+        });
+        res.on("error", failed);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("client timeout")));
     req.on("error", failed);
     req.end(request.body);

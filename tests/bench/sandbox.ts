@@ -32,16 +32,26 @@ export const BENCH_SEED = path.join(repoRoot, "tests/bench/seed.json");
  * Builds and starts a sandbox; it is stopped (with its whole family of processes: front, instances,
  * emulator) when this process is interrupted, as well as by stop().
  */
-export async function startMeasuredSandbox(options: { instances: number; seedFile: string }): Promise<MeasuredSandbox> {
+export async function startMeasuredSandbox(options: {
+  instances: number;
+  seedFile: string;
+  /** More of the sandbox's environment (its own DATABASE_URL, REDIS_URL). */
+  env?: Record<string, string>;
+  /** False for a caller that stops it on a signal itself, along with what else it started. */
+  stopOnSignals?: boolean;
+}): Promise<MeasuredSandbox> {
   console.error(`building and starting a sandbox with ${options.instances} instance(s)...`);
   const sandbox = await startSandbox({
     SANDBOX_SEED: options.seedFile,
     SANDBOX_INSTANCES: String(options.instances),
     METRICS_TOKEN,
+    ...options.env,
   });
   const stopOnSignal = () => void sandbox.stop().then(() => process.exit(130));
-  process.once("SIGINT", stopOnSignal);
-  process.once("SIGTERM", stopOnSignal);
+  if (options.stopOnSignals !== false) {
+    process.once("SIGINT", stopOnSignal);
+    process.once("SIGTERM", stopOnSignal);
+  }
   const emulatorUrl = /platform emulated at (http:\/\/[^;\s]+)/.exec(sandbox.output())?.[1];
   if (!emulatorUrl) {
     await sandbox.stop();

@@ -47,12 +47,12 @@ export const fixed = (value: number, digits = 1): string => (Number.isFinite(val
 export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 /** A plain aligned table on stdout (console.table quotes strings and adds an index column). */
-export function printTable(rows: Record<string, string>[]): void {
+export function printTable(rows: Record<string, string>[], print: (line: string) => void = console.log): void {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]!);
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ");
-  console.log(line(columns));
-  for (const row of rows) console.log(line(columns.map((column) => row[column] ?? "")));
+  print(line(columns));
+  for (const row of rows) print(line(columns.map((column) => row[column] ?? "")));
 }
