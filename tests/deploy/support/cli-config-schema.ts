@@ -182,7 +182,9 @@ export const AppConfigSchema = z.strictObject({
     .strictObject({
       automatically_update_urls_on_dev: z.boolean().optional(),
       dev_store_url: z.string().optional(),
-      include_config_on_deploy: z.boolean().optional(),
+      // include_config_on_deploy is left out although AppSchema still parses it: deploy deletes it
+      // from the file and says it is no longer supported (services/context.ts,
+      // removeIncludeConfigOnDeployField), so a file that has it changes under the operator's hands.
     })
     .optional(),
   extension_directories: z.array(z.string()).optional(),
