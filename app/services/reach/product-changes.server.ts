@@ -116,7 +116,7 @@ export type InventoryLevelUpdatePayload = z.infer<typeof InventoryLevelUpdatePay
 
 const INVENTORY_ITEM_VARIANT = `#graphql
   query SavedItemsInventoryItemVariant($id: ID!) {
-    inventoryItem(id: $id) { variant { id inventoryQuantity product { id } } }
+    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }
   }`;
 
 /**
@@ -141,12 +141,12 @@ export async function handleInventoryLevelUpdate(
   const admin = offlineAdminClient(shop);
   const data: {
     inventoryItem: {
-      variant: { id: string; inventoryQuantity: number | null; product: { id: string } } | null;
+      variants: { nodes: { id: string; inventoryQuantity: number | null; product: { id: string } }[] } | null;
     } | null;
   } = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
     id: `gid://shopify/InventoryItem/${payload.inventory_item_id}`,
   });
-  const variant = data.inventoryItem?.variant;
+  const variant = data.inventoryItem?.variants?.nodes[0];
   // An item without a variant (deleted meanwhile) or untracked stock has nothing to compare.
   if (!variant || variant.inventoryQuantity === null) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
