@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
-import { FLOW_TRIGGER_HANDLES, flowTriggersEnabled, type FlowTriggerHandle } from "./flow-triggers.server";
+import {
+  FLOW_TRIGGER_HANDLES,
+  flowTriggerInUse,
+  flowTriggersEnabled,
+  type FlowTriggerHandle,
+} from "./flow-triggers.server";
 
 /**
  * products/update → Saved item price dropped and Saved item back in stock, and
