@@ -1,12 +1,12 @@
 import "@shopify/shopify-app-remix/adapters/node";
-import { AppDistribution, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import type { Session } from "@shopify/shopify-api";
 import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 import { resumeShopRedactions } from "~/services/compliance/pending-redactions.server";
 import { recordShopInstalled } from "~/services/installs/shop-records.server";
 import { getEnv } from "~/config/env.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { ADMIN_API_VERSION } from "~/platform/api-versions";
+import { platformLibraryConfig } from "~/platform/shopify-api.server";
 import { sessionStorage as offlineAwareSessionStorage } from "~/platform/offline-sessions.server";
 
 const env = getEnv();
@@ -32,16 +32,12 @@ export async function afterAuth({ session, admin }: { session: Session; admin: A
 }
 
 const shopify = shopifyApp({
-  apiKey: env.SHOPIFY_API_KEY,
-  apiSecretKey: env.SHOPIFY_API_SECRET,
-  apiVersion: ADMIN_API_VERSION,
+  ...platformLibraryConfig,
   scopes: env.SCOPES.split(","),
   appUrl: env.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   sessionStorage: offlineAwareSessionStorage,
   distribution: AppDistribution.AppStore,
-  // The library logs every proxy authentication at Info; at storefront traffic volumes that is noise.
-  logger: { level: LogSeverity.Warning },
   hooks: { afterAuth },
   future: {
     unstable_newEmbeddedAuthStrategy: true,
@@ -49,7 +45,6 @@ const shopify = shopifyApp({
     // 2027-01-01); renewal runs in platform/offline-sessions.server.ts, once per shop.
     expiringOfflineAccessTokens: true,
   },
-  ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 
 export default shopify;

@@ -62,30 +62,39 @@ function ChannelSection({ title, intro, guide }: { title: string; intro: string;
 }
 
 /** In UTC, so the server's render and the browser's hydration print the same text. */
-const firedAt = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+const utcMinute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 type FlowTriggers = ReturnType<typeof useLoaderData<typeof loader>>["flowTriggers"];
 
-function FlowSection({ triggers, flowUrl }: { triggers: FlowTriggers; flowUrl: string }) {
+function FlowSection({ flowTriggers, flowUrl }: { flowTriggers: FlowTriggers; flowUrl: string }) {
   return (
     <TitledCard title="Shopify Flow triggers">
       <Text as="p">
         Start a workflow in Shopify Flow with one of these triggers (search "Saved Items"), then add the actions you
         already use, such as Shopify Email or a customer tag. The app fires a trigger only while a workflow uses it.
       </Text>
-      {triggers.map((trigger) => (
+      {flowTriggers.triggers.map((trigger) => (
         <InlineStack key={trigger.handle} align="space-between" blockAlign="center">
           <BlockStack gap="100">
             <Text as="h3" variant="headingSm">
               {trigger.name}
             </Text>
             <Text as="p" tone="subdued">
-              {`${trigger.inUse ? "Used by a workflow" : "No workflow uses it"} · ${
-                trigger.lastFiredAt ? `last fired ${firedAt(trigger.lastFiredAt)}` : "never fired"
-              }`}
+              {[
+                trigger.inUse ? "Fired for your workflows" : "No workflow uses it",
+                trigger.reportedAt ? `Flow reported it ${utcMinute(trigger.reportedAt)}` : "Flow has not reported it",
+                trigger.lastFiredAt ? `last fired ${utcMinute(trigger.lastFiredAt)}` : "never fired",
+              ].join(" · ")}
             </Text>
           </BlockStack>
         </InlineStack>
+      ))}
+      {flowTriggers.unmapped.map((report) => (
+        <Banner key={report.identifier} tone={report.enabled ? "warning" : "info"}>
+          {`Flow reported a trigger the app does not recognise, "${report.identifier}", ${
+            report.enabled ? "as used by a workflow" : "as no longer used"
+          } (${utcMinute(report.reportedAt)}).${report.enabled ? " Until Flow reports it unused, every trigger above fires." : ""}`}
+        </Banner>
       ))}
       <Box>
         <Button url={flowUrl} target="_top">
@@ -131,7 +140,7 @@ export default function Setup() {
           />
         </Layout.Section>
         <Layout.Section>
-          <FlowSection triggers={flowTriggers} flowUrl={flowUrl} />
+          <FlowSection flowTriggers={flowTriggers} flowUrl={flowUrl} />
         </Layout.Section>
       </Layout>
     </Page>

@@ -72,6 +72,9 @@ describe("shopify.app.toml", () => {
     expect(issues(AppConfigSchema, appWith("app_proxy.url", "http://insecure.example/proxy"))).toEqual([
       "app_proxy.url: URL must be HTTPS URL or start with /",
     ]);
+    expect(issues(AppConfigSchema, appWith("build.include_config_on_deploy", true))).toEqual([
+      'build: Unrecognized key: "include_config_on_deploy"',
+    ]);
     expect(issues(AppConfigSchema, appWith("auth", undefined))).toHaveLength(1);
     expect(issues(AppConfigSchema, appWith("webhooks.api_version", undefined))).toHaveLength(1);
   });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
 import { PLANS, PLAN_KEYS, type Channel } from "~/services/plans";
-import { normaliseScopes } from "./support/cli-config-schema";
+import { cliDotEnvFileName, normaliseScopes } from "./support/cli-config-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
@@ -101,6 +101,17 @@ describe("docs/deploy.md", () => {
     for (const secret of ["SHOPIFY_API_SECRET", "DIRECT_API_JWT_SECRET", "METRICS_TOKEN"]) {
       expect(envExampleVariables().get(secret), secret).toBe("");
     }
+  });
+});
+
+describe("docs/deploy.md, deploying the customer-account extension", () => {
+  test("puts SAVED_ITEMS_APP_URL in the dotenv file the CLI reads for the configuration it deploys", () => {
+    const commands = [...guide.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map((block) => block[1]).join("\n");
+    const configs = [...commands.matchAll(/shopify app deploy(?: --config[ =](\S+))?/g)].map((match) => match[1]);
+    const envFiles = [...guide.matchAll(/SAVED_ITEMS_APP_URL=\S*?`? +in +`(\.env[\w.-]*)`/g)].map((match) => match[1]);
+    expect(configs.length, "a `shopify app deploy` command").toBeGreaterThan(0);
+    expect(envFiles.length, "a file given SAVED_ITEMS_APP_URL").toBeGreaterThan(0);
+    expect(new Set(envFiles)).toEqual(new Set(configs.map(cliDotEnvFileName)));
   });
 });
 

@@ -281,7 +281,22 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     // other id reads as missing.
     nodes: ({ ids }: { ids: string[] }) => ids.map((id) => catalogueNode(shop, id) ?? null),
     node: ({ id }: { id: string }) => bulk.bulkOperation({ id }) ?? catalogueNode(shop, id) ?? null,
-    inventoryItem: ({ id }: { id: string }) => catalogueInventoryItem(shop, id) ?? null,
+    inventoryItem: ({ id }: { id: string }) => {
+      const item = catalogueInventoryItem(shop, id);
+      if (!item) return null;
+      // An inventory item is one variant's; the connection that replaces the deprecated `variant` pages over it.
+      const variantId = (variant: typeof item.variant) => Number(variant.id.split("/").at(-1));
+      return {
+        ...item,
+        variants: (args: PageArgs, context: AdminContext, info: GraphQLResolveInfo) =>
+          connectionView(
+            context,
+            info,
+            paginate([item.variant], { key: "id", valueOf: variantId, idOf: variantId }, args),
+            (variant) => variant,
+          ),
+      };
+    },
     ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);

@@ -1,4 +1,11 @@
-import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
+import {
+  NoDeprecatedCustomRule,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLError,
+  type GraphQLSchema,
+} from "graphql";
 
 export type ParsedDocument = { document: DocumentNode } | { syntaxError: GraphQLError };
 
@@ -7,9 +14,6 @@ export type ParsedDocument = { document: DocumentNode } | { syntaxError: GraphQL
 // The bound keeps a long-running sandbox from growing on documents built with inline values.
 const PARSE_CACHE_LIMIT = 500;
 const parsed = new Map<string, ParsedDocument>();
-
-// Keyed by the parsed document, so an entry goes when its document leaves the parse cache.
-const validated = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly GraphQLError[]>>();
 
 export function parseDocument(query: string): ParsedDocument {
   let result = parsed.get(query);
@@ -28,16 +32,33 @@ export function parseDocument(query: string): ParsedDocument {
   return result;
 }
 
-export function validateDocument(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
-  let bySchema = validated.get(schema);
-  if (!bySchema) {
-    bySchema = new WeakMap();
-    validated.set(schema, bySchema);
-  }
-  let errors = bySchema.get(document);
-  if (!errors) {
-    errors = validate(schema, document);
-    bySchema.set(document, errors);
-  }
-  return errors;
+type DocumentCheck = (schema: GraphQLSchema, document: DocumentNode) => readonly GraphQLError[];
+
+/** The check, run once per schema and parsed document (an entry goes when its document leaves the parse cache). */
+function oncePerDocument(check: DocumentCheck): DocumentCheck {
+  const results = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, readonly GraphQLError[]>>();
+  return (schema, document) => {
+    let bySchema = results.get(schema);
+    if (!bySchema) {
+      bySchema = new WeakMap();
+      results.set(schema, bySchema);
+    }
+    let errors = bySchema.get(document);
+    if (!errors) {
+      errors = check(schema, document);
+      bySchema.set(document, errors);
+    }
+    return errors;
+  };
 }
+
+export const validateDocument = oncePerDocument((schema, document) => validate(schema, document));
+
+/**
+ * Deprecated fields, arguments, input fields and enum values the document uses. The platform answers
+ * them as usual, so they are no reason to refuse a request; they are reported, because a deprecated
+ * field is one the platform has announced it will remove.
+ */
+export const deprecatedUsages = oncePerDocument((schema, document) =>
+  validate(schema, document, [NoDeprecatedCustomRule]),
+);

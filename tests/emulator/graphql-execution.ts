@@ -10,7 +10,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { validateDocument } from "./documents";
+import { deprecatedUsages, validateDocument } from "./documents";
 import type { GraphqlRequest } from "./exchange";
 import { jsonReply, type Reply } from "./reply";
 
@@ -49,7 +49,8 @@ function shopifyError(error: GraphQLError): Record<string, unknown> {
 /**
  * Parses, validates and picks the operation, and coerces its variables against the published
  * schema. A request that fails any of these is reported as a violation and answered the way
- * Shopify answers it: HTTP 200 with `errors` and no `data`.
+ * Shopify answers it: HTTP 200 with `errors` and no `data`. A valid request that uses something
+ * deprecated is answered, and reported as a violation too.
  */
 export function prepareOperation(
   schema: GraphQLSchema,
@@ -64,6 +65,8 @@ export function prepareOperation(
   const { document } = request.parsed;
   const validationErrors = validateDocument(schema, document);
   if (validationErrors.length > 0) return reject(validationErrors);
+  const deprecated = deprecatedUsages(schema, document);
+  if (deprecated.length > 0) reportViolation(deprecated);
   const operation = getOperationAST(document, request.operationName);
   if (!operation) {
     return reject([

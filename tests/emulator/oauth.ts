@@ -5,8 +5,9 @@ import { shopByDomain, usageOf, type EmulatorState, type ShopState } from "./sta
 import type { AdminCredentials } from "./types";
 
 // What @shopify/shopify-api sends (lib/auth/oauth/{refresh-token,token-exchange,
-// migrate-to-expiring-token}.ts) and reads back (create-session.ts).
-const TOKEN_URL = /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin\/oauth\/access_token$/;
+// migrate-to-expiring-token}.ts) and reads back (create-session.ts). Any shop host, not only
+// *.myshopify.com: the library also sends it for a shop on SHOP_CUSTOM_DOMAIN.
+const TOKEN_URL = /^https:\/\/([a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)+)\/admin\/oauth\/access_token$/;
 const REFRESH_GRANT = "refresh_token";
 const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
 const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";

@@ -80,7 +80,10 @@ function variantView(product: ProductSeed, variant: ProductSeed["variants"][numb
 }
 
 /** inventoryItem(id:): the variant's inventory item, as the inventory_levels/update webhook names it. */
-export function catalogueInventoryItem(shop: ShopState, id: string): Record<string, unknown> | undefined {
+export function catalogueInventoryItem(
+  shop: ShopState,
+  id: string,
+): { __typename: "InventoryItem"; id: string; tracked: boolean; variant: ReturnType<typeof variantView> } | undefined {
   for (const product of catalogueOf(shop).values()) {
     const variant = product.variants.find((each) => each.inventoryItemId === id);
     if (variant) return { __typename: "InventoryItem", id, tracked: true, variant: variantView(product, variant) };

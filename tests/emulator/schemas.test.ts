@@ -7,6 +7,7 @@ import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 import { collectCustomerRecords, deleteCustomerRecords } from "~/services/compliance/customer-records.server";
 import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/headless-modern.server";
 import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
+import { runAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import {
   applyWrites,
@@ -48,6 +49,40 @@ describe("vendored schemas", () => {
   ] as const)("reject a field the %s API does not have", (api, query, type) => {
     const errors = validate(getSchema(api, SCHEMA_VERSION)!, parse(query));
     expect(errors.map((error) => error.message)).toEqual([`Cannot query field "nonexistentField" on type "${type}".`]);
+  });
+
+  // Deprecated is announced removal: a document using it works today and breaks on a later version.
+  it("report a deprecated field the admin API still answers, and the field that replaces it is clean", async () => {
+    const shop = await givenShop();
+    const variant = { id: "gid://shopify/ProductVariant/11", title: "M", price: "5.00", availableForSale: true };
+    emulator.addProducts(shop, [
+      {
+        id: "gid://shopify/Product/1",
+        title: "Shirt",
+        totalInventory: 1,
+        variants: [{ ...variant, inventoryItemId: "gid://shopify/InventoryItem/111" }],
+      },
+    ]);
+    const admin = await requireOfflineAdmin(shop);
+    const read = (selection: string) =>
+      runAdminGraphql<{ inventoryItem: unknown }>(
+        admin,
+        `query Read($id: ID!) { inventoryItem(id: $id) { ${selection} } }`,
+        {
+          id: "gid://shopify/InventoryItem/111",
+        },
+      );
+
+    expect(await read("variant { id }")).toEqual({
+      inventoryItem: { variant: { id: "gid://shopify/ProductVariant/11" } },
+    });
+    expect(emulator.schemaViolations.splice(0).map(({ errors }) => errors)).toEqual([
+      ["The field InventoryItem.variant is deprecated. Use `variants` instead."],
+    ]);
+    expect(await read("variants(first: 1) { nodes { id } }")).toEqual({
+      inventoryItem: { variants: { nodes: [{ id: "gid://shopify/ProductVariant/11" }] } },
+    });
+    expect(emulator.schemaViolations).toEqual([]);
   });
 
   it("serve no other version", () => {

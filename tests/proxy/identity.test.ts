@@ -94,6 +94,23 @@ describe("§5.1 app proxy identity", () => {
     await expect(platformApi.utils.validateHmac(ours.searchParams, { signator: "appProxy" })).resolves.toBe(true);
   });
 
+  test("an hmac parameter is left out of the signed message, as the platform library leaves it out", async () => {
+    await givenShop();
+    const url = signedProxyUrl(APP_URL, "/proxy/api/list", TEST_ENV.SHOPIFY_API_SECRET, {
+      shop: DEMO_SHOP,
+      customerId: "1001",
+      query: { context: "wishlist" },
+    });
+    url.searchParams.append("hmac", "0".repeat(64));
+    await expect(platformApi.utils.validateHmac(url.searchParams, { signator: "appProxy" })).resolves.toBe(true);
+    expect((await sendToApp(new Request(url))).status).toBe(200);
+
+    url.searchParams.append("hmac", "1".repeat(64));
+    await expect(platformApi.utils.validateHmac(url.searchParams, { signator: "appProxy" })).rejects.toThrow(/hmac/);
+    const repeated = await sendToApp(new Request(url));
+    expect({ status: repeated.status, body: await repeated.json() }).toEqual({ status: 401, body: invalidSignature });
+  });
+
   test.each(["shop", "logged_in_customer_id", "path_prefix", "timestamp", "signature"])(
     "a repeated %s is INVALID_PROXY_SIGNATURE 401 even when signed over the joined value",
     async (name) => {

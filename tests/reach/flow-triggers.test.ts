@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parse } from "smol-toml";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { loader as setupLoader } from "~/routes/app.setup";
@@ -473,26 +476,88 @@ describe("Flow's trigger lifecycle callback", () => {
     expect(fired(shop)).toEqual([]);
   });
 
-  test("a report about a trigger the app does not declare is acknowledged and dropped", async () => {
-    const shop = await givenShop({ plan: "starter" });
-    await listening(shop, ["a-removed-trigger"]);
+  test("a report naming the trigger by its title, in any case and spacing, turns that trigger on", async () => {
+    const shop = await listening(await givenShop({ plan: "starter" }), ["  ITEM   saved "]);
     await save("1001");
     await afterAnswerSettled();
-    expect(fired(shop)).toEqual([]);
+    expect(fired(shop).map((trigger) => trigger.handle)).toEqual(["item-saved"]);
+    await productUpdate(shop, [{ id: VARIANT, price: "50.00" }])(); // the baseline
+    await productUpdate(shop, [{ id: VARIANT, price: "40.00" }])();
+    expect(fired(shop).map((trigger) => trigger.handle)).toEqual(["item-saved"]);
+  });
+
+  test("an identifier the app cannot map is logged, and every trigger fires until Flow reports it unused", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    const identifier = "gid://shopify/FlowTriggerDefinition/42";
+    const output = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    await listening(shop, [identifier], true, "2026-11-23T10:00:00Z");
+    const lines = output.mock.calls.map(([chunk]) => String(chunk)).filter((line) => line.includes(identifier));
+    output.mockRestore();
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        t: expect.any(String),
+        level: "warn",
+        msg: "flow lifecycle report for an unmapped trigger identifier",
+        shop,
+        identifier,
+        hasEnabledFlow: true,
+      },
+    ]);
+
+    await save("1001");
+    await afterAnswerSettled();
+    await productUpdate(shop, [{ id: VARIANT, price: "50.00", inventory: 0 }])(); // the baseline
+    await productUpdate(shop, [{ id: VARIANT, price: "40.00", inventory: 3 }])();
+    expect(fired(shop).map((trigger) => trigger.handle)).toEqual([
+      "item-saved",
+      "saved-item-price-dropped",
+      "saved-item-back-in-stock",
+    ]);
+
+    await listening(shop, [identifier], false, "2026-11-23T11:00:00Z");
+    await save("1002");
+    await afterAnswerSettled();
+    expect(fired(shop)).toHaveLength(3);
   });
 });
 
 describe("the admin setup page lists the triggers", () => {
   test("name, whether a workflow uses each, when it last fired (stamped once a minute), and a link to Flow", async () => {
-    const shop = await listening(await givenShop({ plan: "starter" }), ["item-saved", "saved-item-back-in-stock"]);
-    await listening(shop, ["saved-item-back-in-stock"], false); // turned off again
+    const shop = await listening(
+      await givenShop({ plan: "starter" }),
+      ["item-saved", "saved-item-back-in-stock"],
+      true,
+      "2026-11-23T09:00:00Z",
+    );
+    await listening(shop, ["saved-item-back-in-stock"], false, "2026-11-23T10:00:00Z"); // turned off again
     const before = await loadAdmin(setupLoader, "/app/setup", shop);
     expect(before.flowUrl).toBe(`https://${shop}/admin/apps/flow`);
-    expect(before.flowTriggers).toEqual([
-      { handle: "item-saved", name: "Item saved", inUse: true, lastFiredAt: null },
-      { handle: "saved-item-price-dropped", name: "Saved item price dropped", inUse: false, lastFiredAt: null },
-      { handle: "saved-item-back-in-stock", name: "Saved item back in stock", inUse: false, lastFiredAt: null },
-    ]);
+    expect(before.flowTriggers).toEqual({
+      triggers: [
+        {
+          handle: "item-saved",
+          name: "Item saved",
+          inUse: true,
+          reportedAt: "2026-11-23T09:00:00.000Z",
+          lastFiredAt: null,
+        },
+        {
+          handle: "saved-item-price-dropped",
+          name: "Saved item price dropped",
+          inUse: false,
+          reportedAt: null,
+          lastFiredAt: null,
+        },
+        {
+          handle: "saved-item-back-in-stock",
+          name: "Saved item back in stock",
+          inUse: false,
+          reportedAt: "2026-11-23T10:00:00.000Z",
+          lastFiredAt: null,
+        },
+      ],
+      unmapped: [],
+    });
 
     const startedAt = Date.now();
     await save("1001");
@@ -504,10 +569,53 @@ describe("the admin setup page lists the triggers", () => {
     expect(fired(shop)).toHaveLength(3);
 
     const after = await loadAdmin(setupLoader, "/app/setup", shop);
-    const lastFiredAt = Date.parse(after.flowTriggers.find((trigger) => trigger.handle === "item-saved")!.lastFiredAt!);
+    const { triggers } = after.flowTriggers;
+    const lastFiredAt = Date.parse(triggers.find((trigger) => trigger.handle === "item-saved")!.lastFiredAt!);
     // Stamped by the first firing; the next two, within the minute, wrote nothing.
     expect(lastFiredAt).toBeGreaterThanOrEqual(startedAt);
     expect(lastFiredAt).toBeLessThanOrEqual(firstFiredBy);
-    expect(after.flowTriggers.filter((trigger) => trigger.lastFiredAt !== null)).toHaveLength(1);
+    expect(triggers.filter((trigger) => trigger.lastFiredAt !== null)).toHaveLength(1);
+  });
+
+  test("names each trigger as its extension TOML does, the name Flow may report it by", async () => {
+    const extensions = path.resolve(import.meta.dirname, "../../extensions");
+    const declared = readdirSync(extensions)
+      .filter((dir) => dir.startsWith("flow-") && dir !== "flow-trigger-lifecycle")
+      .map((dir) => {
+        const toml = parse(readFileSync(path.join(extensions, dir, "shopify.extension.toml"), "utf8")) as {
+          extensions: { handle: string; name: string }[];
+        };
+        return { handle: toml.extensions[0]!.handle, name: toml.extensions[0]!.name };
+      });
+    const page = await loadAdmin(setupLoader, "/app/setup", await givenShop({ plan: "starter" }));
+    expect(page.flowTriggers.triggers.map(({ handle, name }) => ({ handle, name }))).toEqual(
+      expect.arrayContaining(declared),
+    );
+    expect(page.flowTriggers.triggers).toHaveLength(declared.length);
+  });
+
+  test("a trigger Flow named by its title is shown as reported; an unmapped identifier as Flow sent it, with every trigger in use", async () => {
+    const shop = await listening(
+      await givenShop({ plan: "starter" }),
+      ["Saved item price dropped"],
+      true,
+      "2026-11-23T09:00:00Z",
+    );
+    const named = await loadAdmin(setupLoader, "/app/setup", shop);
+    expect(named.flowTriggers.triggers.map(({ handle, inUse, reportedAt }) => ({ handle, inUse, reportedAt }))).toEqual(
+      [
+        { handle: "item-saved", inUse: false, reportedAt: null },
+        { handle: "saved-item-price-dropped", inUse: true, reportedAt: "2026-11-23T09:00:00.000Z" },
+        { handle: "saved-item-back-in-stock", inUse: false, reportedAt: null },
+      ],
+    );
+
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    await listening(shop, ["Saved item: something new"], true, "2026-11-23T10:00:00Z");
+    const unmapped = await loadAdmin(setupLoader, "/app/setup", shop);
+    expect(unmapped.flowTriggers.unmapped).toEqual([
+      { identifier: "Saved item: something new", enabled: true, reportedAt: "2026-11-23T10:00:00.000Z" },
+    ]);
+    expect(unmapped.flowTriggers.triggers.map((trigger) => trigger.inUse)).toEqual([true, true, true]);
   });
 });

@@ -17,14 +17,22 @@ const IDENTITY_PARAMETERS = ["shop", "path_prefix", "timestamp", "signature"] as
 const CUSTOMER_PARAMETER = "logged_in_customer_id";
 
 /**
- * The platform's app proxy signature: every query parameter but `signature`, repeated values
- * joined with ",", sorted by key (as the platform's library compares them), `key=value`
+ * Left out of the signed message as the platform's library leaves them out (generateLocalHmac drops
+ * both before signing an app proxy query), so a request the library verifies verifies here too.
+ */
+const UNSIGNED_PARAMETERS = new Set(["signature", "hmac"]);
+/** The library refuses a repeated `hmac` as it refuses a repeated `signature`. */
+const AT_MOST_ONCE = [CUSTOMER_PARAMETER, "hmac"] as const;
+
+/**
+ * The platform's app proxy signature: every query parameter but `signature` and `hmac`, repeated
+ * values joined with ",", sorted by key (as the platform's library compares them), `key=value`
  * concatenated with no separator, HMAC-SHA256 with the app secret, hex.
  */
 export function signProxyParameters(params: URLSearchParams, secret: string): string {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of params) {
-    if (key === "signature") continue;
+    if (UNSIGNED_PARAMETERS.has(key)) continue;
     grouped.set(key, [...(grouped.get(key) ?? []), value]);
   }
   const message = [...grouped.entries()]
@@ -44,7 +52,9 @@ export function verifyProxyRequest(url: URL, secret: string, now: Date): { shop:
   for (const name of IDENTITY_PARAMETERS) {
     if (params.getAll(name).length !== 1) throw invalid(`${name} must be given exactly once`);
   }
-  if (params.getAll(CUSTOMER_PARAMETER).length > 1) throw invalid(`${CUSTOMER_PARAMETER} must be given at most once`);
+  for (const name of AT_MOST_ONCE) {
+    if (params.getAll(name).length > 1) throw invalid(`${name} must be given at most once`);
+  }
   const signature = params.get("signature")!;
   const timestamp = params.get("timestamp")!;
   if (!/^[0-9a-f]{64}$/.test(signature) || !/^\d{1,12}$/.test(timestamp))

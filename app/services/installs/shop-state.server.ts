@@ -82,23 +82,30 @@ export async function storeShopPlan(shop: string, key: PlanKey, refreshedAt: Dat
   return planFor(key);
 }
 
-/** Whether an enabled workflow of the shop starts with the Flow trigger (same cache as the plan). */
-export async function flowTriggerInUse(shop: string, handle: string): Promise<boolean> {
-  return (await readShopState(shop)).flowTriggersInUse.has(handle);
+/**
+ * The triggers an enabled workflow of the shop starts with, as stored from Flow's reports (same
+ * cache as the plan); app/services/reach/flow-triggers.server.ts decides what they mean.
+ */
+export async function flowTriggersReportedInUse(shop: string): Promise<ReadonlySet<string>> {
+  return (await readShopState(shop)).flowTriggersInUse;
 }
 
-/** Stamps the trigger's last firing for the shop (the row exists: triggers fire only when reported in use). */
+/**
+ * Stamps the trigger's last firing for the shop. A trigger fired only because of an unmapped report
+ * has no row and gets no stamp: its time would need a report Flow never made.
+ */
 export async function storeFlowTriggerFired(shop: string, handle: string, firedAt: Date): Promise<void> {
   await prisma.flowTriggerUse.updateMany({ where: { shopDomain: shop, handle }, data: { lastFiredAt: firedAt } });
 }
 
-/** What Flow last reported of each trigger of the shop, and when each last fired (the setup page). */
+/** What Flow last reported of each trigger of the shop and when, and when each last fired (the setup page). */
 export async function flowTriggerReports(
   shop: string,
-): Promise<{ handle: string; enabled: boolean; lastFiredAt: Date | null }[]> {
+): Promise<{ handle: string; enabled: boolean; reportedAt: Date; lastFiredAt: Date | null }[]> {
   return prisma.flowTriggerUse.findMany({
     where: { shopDomain: shop },
-    select: { handle: true, enabled: true, lastFiredAt: true },
+    select: { handle: true, enabled: true, reportedAt: true, lastFiredAt: true },
+    orderBy: { handle: "asc" },
   });
 }
 

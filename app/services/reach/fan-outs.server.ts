@@ -3,9 +3,8 @@ import prisma from "~/db.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
-import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, numericIdOf } from "./flow-triggers.server";
+import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggerInUse, numericIdOf } from "./flow-triggers.server";
 import type { VariantChange } from "./product-changes.server";
 
 /**

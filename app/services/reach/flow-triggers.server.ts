@@ -2,7 +2,13 @@ import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
-import { flowTriggerReports, storeFlowTriggerFired, storeFlowTriggerUse } from "~/services/installs/shop-state.server";
+import { writeLog } from "~/lib/json-log";
+import {
+  flowTriggerReports,
+  flowTriggersReportedInUse,
+  storeFlowTriggerFired,
+  storeFlowTriggerUse,
+} from "~/services/installs/shop-state.server";
 
 /** The handles of extensions/flow-*; each payload below carries exactly the fields its TOML declares. */
 export const FLOW_TRIGGER_HANDLES = {
@@ -13,11 +19,35 @@ export const FLOW_TRIGGER_HANDLES = {
 
 export type FlowTriggerHandle = (typeof FLOW_TRIGGER_HANDLES)[keyof typeof FLOW_TRIGGER_HANDLES];
 
+/** As in extensions/flow-<handle>/shopify.extension.toml: the name merchants pick in Flow. */
+const TRIGGER_NAMES: Record<FlowTriggerHandle, string> = {
+  [FLOW_TRIGGER_HANDLES.itemSaved]: "Item saved",
+  [FLOW_TRIGGER_HANDLES.priceDropped]: "Saved item price dropped",
+  [FLOW_TRIGGER_HANDLES.backInStock]: "Saved item back in stock",
+};
+
 const KNOWN_HANDLES: ReadonlySet<string> = new Set(Object.values(FLOW_TRIGGER_HANDLES));
 
+const comparable = (identifier: string) => identifier.trim().replace(/\s+/g, " ").toLowerCase();
+
 /**
- * Keeps what Flow's lifecycle callback reports for one of our triggers; a report about a trigger
- * this app does not declare (a removed one) is acknowledged and dropped.
+ * Flow documents flow_trigger_definition_id only as the trigger's "unique identifier", and its
+ * example reads like a title, so the handle and the TOML name are both taken, whatever their case
+ * and spacing. The definition's GID is assigned on deploy and known to no file here, so it is
+ * unmappable, as is anything else.
+ */
+const TRIGGERS_BY_IDENTIFIER = new Map<string, FlowTriggerHandle>(
+  Object.values(FLOW_TRIGGER_HANDLES).flatMap((handle) => [
+    [comparable(handle), handle],
+    [comparable(TRIGGER_NAMES[handle]), handle],
+  ]),
+);
+
+/**
+ * Keeps what Flow's lifecycle callback reports: under the trigger's handle when the identifier is one
+ * of ours, else under the identifier as Flow sent it, logged. An enabled report the app cannot map
+ * turns every trigger on for the shop (flowTriggerInUse): a merchant whose workflow never starts
+ * loses more than the points of triggers nobody listens to.
  */
 export async function recordFlowTriggerUse(report: {
   flow_trigger_definition_id: string;
@@ -25,13 +55,31 @@ export async function recordFlowTriggerUse(report: {
   shopify_domain: string;
   timestamp: string;
 }): Promise<void> {
-  if (!KNOWN_HANDLES.has(report.flow_trigger_definition_id)) return;
+  const identifier = report.flow_trigger_definition_id;
+  const handle = TRIGGERS_BY_IDENTIFIER.get(comparable(identifier));
+  if (!handle) {
+    writeLog("warn", "flow lifecycle report for an unmapped trigger identifier", {
+      shop: report.shopify_domain,
+      identifier,
+      hasEnabledFlow: report.has_enabled_flow,
+    });
+  }
   await storeFlowTriggerUse(
     report.shopify_domain,
-    report.flow_trigger_definition_id,
+    handle ?? identifier,
     report.has_enabled_flow,
     new Date(report.timestamp),
   );
+}
+
+/** Whether the identifiers reported in use include one the app cannot map, which turns every trigger on. */
+const firesEveryTrigger = (identifiersInUse: Iterable<string>) =>
+  [...identifiersInUse].some((identifier) => !KNOWN_HANDLES.has(identifier));
+
+/** Whether the app fires the trigger for the shop: a workflow starts with it, or with an identifier the app cannot map. */
+export async function flowTriggerInUse(shop: string, handle: FlowTriggerHandle): Promise<boolean> {
+  const reported = await flowTriggersReportedInUse(shop);
+  return reported.has(handle) || firesEveryTrigger(reported);
 }
 
 /** FLOW_TRIGGERS: with "off", nothing is fired and product updates are not compared. */
@@ -109,32 +157,49 @@ async function noteFired(shop: string, handle: FlowTriggerHandle): Promise<void>
   );
 }
 
-const TRIGGER_NAMES: Record<FlowTriggerHandle, string> = {
-  [FLOW_TRIGGER_HANDLES.itemSaved]: "Item saved",
-  [FLOW_TRIGGER_HANDLES.priceDropped]: "Saved item price dropped",
-  [FLOW_TRIGGER_HANDLES.backInStock]: "Saved item back in stock",
-};
-
 export interface FlowTriggerStatus {
   handle: FlowTriggerHandle;
   /** As in extensions/flow-<handle>/shopify.extension.toml, the name merchants pick in Flow. */
   name: string;
-  /** Whether Flow last reported an enabled workflow starting with it. */
+  /** Whether the app fires it: Flow reported an enabled workflow starting with it, or with an unmapped identifier. */
   inUse: boolean;
+  /** ISO time of Flow's newest report about it, or null when Flow never reported it. */
+  reportedAt: string | null;
   /** ISO time of the last firing (to the minute), or null when never. */
   lastFiredAt: string | null;
 }
 
-/** The setup page's list: every trigger the app declares, in the order of the docs. */
-export async function flowTriggerStatuses(shop: string): Promise<FlowTriggerStatus[]> {
-  const reports = new Map((await flowTriggerReports(shop)).map((report) => [report.handle, report]));
-  return Object.values(FLOW_TRIGGER_HANDLES).map((handle) => {
-    const report = reports.get(handle);
+/** A report whose identifier the app could not map to one of its triggers. */
+export interface UnmappedFlowTriggerReport {
+  /** As Flow sent it. */
+  identifier: string;
+  enabled: boolean;
+  reportedAt: string;
+}
+
+/** The setup page's list: every trigger the app declares, in the order of the docs, and the reports it could not map. */
+export async function flowTriggerStatuses(
+  shop: string,
+): Promise<{ triggers: FlowTriggerStatus[]; unmapped: UnmappedFlowTriggerReport[] }> {
+  const reports = await flowTriggerReports(shop);
+  const byHandle = new Map(reports.map((report) => [report.handle, report]));
+  const unmapped = reports
+    .filter((report) => !KNOWN_HANDLES.has(report.handle))
+    .map((report) => ({
+      identifier: report.handle,
+      enabled: report.enabled,
+      reportedAt: report.reportedAt.toISOString(),
+    }));
+  const allInUse = firesEveryTrigger(reports.filter((report) => report.enabled).map((report) => report.handle));
+  const triggers = Object.values(FLOW_TRIGGER_HANDLES).map((handle) => {
+    const report = byHandle.get(handle);
     return {
       handle,
       name: TRIGGER_NAMES[handle],
-      inUse: report?.enabled ?? false,
+      inUse: allInUse || (report?.enabled ?? false),
+      reportedAt: report?.reportedAt.toISOString() ?? null,
       lastFiredAt: report?.lastFiredAt?.toISOString() ?? null,
     };
   });
+  return { triggers, unmapped };
 }

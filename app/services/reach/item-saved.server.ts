@@ -1,9 +1,14 @@
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import type { Caller } from "~/services/saved-items/caller";
 import type { SaveOperationResult } from "~/services/saved-items/schemas";
-import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggersEnabled, numericIdOf } from "./flow-triggers.server";
+import {
+  FLOW_TRIGGER_HANDLES,
+  fireFlowTrigger,
+  flowTriggerInUse,
+  flowTriggersEnabled,
+  numericIdOf,
+} from "./flow-triggers.server";
 
 export interface SavedEntity {
   context: string;

@@ -1,9 +1,13 @@
 import { z } from "zod";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { flowTriggerInUse } from "~/services/installs/shop-state.server";
 import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
-import { FLOW_TRIGGER_HANDLES, flowTriggersEnabled, type FlowTriggerHandle } from "./flow-triggers.server";
+import {
+  FLOW_TRIGGER_HANDLES,
+  flowTriggerInUse,
+  flowTriggersEnabled,
+  type FlowTriggerHandle,
+} from "./flow-triggers.server";
 
 /**
  * products/update → Saved item price dropped and Saved item back in stock, and
@@ -116,7 +120,7 @@ export type InventoryLevelUpdatePayload = z.infer<typeof InventoryLevelUpdatePay
 
 const INVENTORY_ITEM_VARIANT = `#graphql
   query SavedItemsInventoryItemVariant($id: ID!) {
-    inventoryItem(id: $id) { variant { id inventoryQuantity product { id } } }
+    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }
   }`;
 
 /**
@@ -141,12 +145,12 @@ export async function handleInventoryLevelUpdate(
   const admin = offlineAdminClient(shop);
   const data: {
     inventoryItem: {
-      variant: { id: string; inventoryQuantity: number | null; product: { id: string } } | null;
+      variants: { nodes: { id: string; inventoryQuantity: number | null; product: { id: string } }[] } | null;
     } | null;
   } = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
     id: `gid://shopify/InventoryItem/${payload.inventory_item_id}`,
   });
-  const variant = data.inventoryItem?.variant;
+  const variant = data.inventoryItem?.variants?.nodes[0];
   // An item without a variant (deleted meanwhile) or untracked stock has nothing to compare.
   if (!variant || variant.inventoryQuantity === null) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;

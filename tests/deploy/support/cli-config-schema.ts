@@ -182,7 +182,9 @@ export const AppConfigSchema = z.strictObject({
     .strictObject({
       automatically_update_urls_on_dev: z.boolean().optional(),
       dev_store_url: z.string().optional(),
-      include_config_on_deploy: z.boolean().optional(),
+      // include_config_on_deploy is left out although AppSchema still parses it: deploy deletes it
+      // from the file and says it is no longer supported (services/context.ts,
+      // removeIncludeConfigOnDeployField), so a file that has it changes under the operator's hands.
     })
     .optional(),
   extension_directories: z.array(z.string()).optional(),
@@ -448,4 +450,25 @@ export function normaliseScopes(scopes: string): string {
 /** Readable zod issues: one "path: message" line each. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+}
+
+/**
+ * The dotenv file the CLI reads for `--config <name>` (none: shopify.app.toml): `.env` for the default
+ * configuration, `.env.<shorthand>` for shopify.app.<shorthand>.toml and no fallback to `.env`
+ * (models/project/config-selection.ts, resolveDotEnv; models/app/loader.ts, getDotEnvFileName). A
+ * name that is not already a file name is slugified into one (models/app/config-file-naming.ts,
+ * getAppConfigurationFileName; cli-kit common/string.ts, slugify).
+ */
+export function cliDotEnvFileName(configName?: string): string {
+  if (!configName) return ".env";
+  const fileName = /^shopify\.app(\.[-\w]+)?\.toml$/.test(configName)
+    ? configName
+    : `shopify.app.${configName
+        .toLowerCase()
+        .trim()
+        .replace(/[^\w\s-]/g, "")
+        .replace(/[\s_-]+/g, "-")
+        .replace(/^-+|-+$/g, "")}.toml`;
+  const shorthand = /^shopify\.app\.([-\w]+)\.toml$/.exec(fileName)?.[1];
+  return shorthand ? `.env.${shorthand}` : ".env";
 }
