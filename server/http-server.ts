@@ -15,9 +15,9 @@ import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../ap
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
-import type { ServerConfig } from "./config";
+import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
-import { clientAddressOf, createRemixResponder, type RemixResponder } from "./remix-adapter";
+import { clientAddressOf, createRemixResponder, hasValidRequestUrl, type RemixResponder } from "./remix-adapter";
 
 export interface AppServerOptions {
   /** The Remix server build (build/server/index.js), already imported. */
@@ -59,6 +59,8 @@ interface RequestState {
   log: RequestLogFields;
   /** What the app's loaders and actions get as their context. */
   context: AppLoadContext;
+  /** How many body bytes this request may send (by its path); past it the server answers 413. */
+  maxBodyBytes: number;
   /** Set where the server itself answers (endpoints, static files); else derived from the path. */
   route?: string;
   bodyTimedOut?: boolean;
@@ -88,6 +90,15 @@ function pathOf(url: string): string {
   if (!url.startsWith("/")) return URL.canParse(url) ? new URL(url).pathname : "/";
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The body bound of a path: webhook deliveries carry whole platform resources (a product with all
+ * its variants), everything else the app takes is small. Judged on the first segment as routing
+ * is (an encoded one gets the smaller bound: the platform never sends one).
+ */
+function maxBodyBytesOf(path: string): number {
+  return firstSegmentOf(path) === "webhooks" ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
 }
 
 /** True when the request announces a body (Content-Length above 0, or chunked). */
@@ -121,6 +132,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
     (req, res) => {
       const state = beginRequest(req, res);
+      if (refusedAtOnce(req, res, state)) return;
       const direct = directResponderFor(state.path);
       if (direct) serveDirectly(req, res, state, direct);
       else app(req, res);
@@ -179,11 +191,41 @@ export function createAppServer(options: AppServerOptions): AppServer {
       clientAddress,
       log,
       context: { requestId, clientAddress, log } satisfies AppLoadContext,
+      maxBodyBytes: 0,
     };
+    state.maxBodyBytes = maxBodyBytesOf(state.path);
     states.set(res, state);
     guardConnection(req, res, state);
     res.once("close", () => finishRequest(req, res, state));
     return state;
+  }
+
+  /**
+   * What is refused before anything reads the request: a Host no URL can be built from (400), and
+   * a declared body longer than the path's bound (413). A chunked body is counted as the app reads
+   * it (server/remix-adapter.ts) and refused the same way at the first byte past the bound: no
+   * signature check, parser or platform library ever holds more of a body than that.
+   */
+  function refusedAtOnce(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
+    if (!hasValidRequestUrl(req)) {
+      state.route = "other";
+      const body = envelope("VALIDATION_ERROR", "Malformed request: invalid Host", false);
+      res.writeHead(400, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
+      res.end(body);
+      return true;
+    }
+    if (Number(req.headers["content-length"] ?? 0) > state.maxBodyBytes) {
+      refuseBody(res, state);
+      return true;
+    }
+    return false;
+  }
+
+  function refuseBody(res: ServerResponse, state: RequestState): void {
+    if (res.headersSent) return;
+    const body = envelope("VALIDATION_ERROR", `Body is larger than ${state.maxBodyBytes} bytes`, false);
+    res.writeHead(413, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
   }
 
   /**
@@ -221,20 +263,6 @@ export function createAppServer(options: AppServerOptions): AppServer {
     });
 
     if (!expectsBody || req.complete) return;
-
-    // Remix's request body stream destroys the request when its reader is cancelled (the app stops
-    // reading a body it refuses, e.g. past 256 KiB), and node then destroys the socket with it, so
-    // the refusal never reaches the client. Until the response is under way, such a destroy only
-    // stops the reading: the rest is discarded and the connection closes after the response.
-    const destroy = req.destroy;
-    req.destroy = function (this: IncomingMessage, error?: Error) {
-      if (error === undefined && !req.complete && !res.headersSent && !socket.destroyed) {
-        req.removeAllListeners("data");
-        req.resume();
-        return this;
-      }
-      return destroy.call(this, error);
-    };
 
     const timer = setTimeout(() => {
       if (req.complete || res.writableEnded) return;
@@ -423,8 +451,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * cache) lands in the access log.
    */
   function serveRemix(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
+    const body = { maxBytes: state.maxBodyBytes, onTooLarge: () => refuseBody(res, state) };
     return entry
-      .runInRequestScope(state.log, () => responder(req, res, state.context))
+      .runInRequestScope(state.log, () => responder(req, res, state.context, body))
       .catch((error: unknown) => failRequest(error, req, res));
   }
 
