@@ -210,6 +210,19 @@ describe("redactSecrets", () => {
     expect(redacted).toContain('"/app?[redacted]"');
   });
 
+  test("inputs built to make a pattern backtrack come out redacted and bounded", () => {
+    const slashes = `/app${"/".repeat(15_000)}`;
+    const error = new TypeError(`Invalid URL: http://a b${slashes}?signature=s3cret`);
+    const fields = errorFields(error);
+    expect(String(fields.message).length).toBeLessThanOrEqual(2000);
+    expect(String(fields.stack).length).toBeLessThanOrEqual(8000);
+    expect(redactSecrets(`${slashes}?signature=s3cret "x"`)).toBe(`${slashes}?[redacted] "x"`);
+    expect(redactSecrets(`${"eyJ-".repeat(5000)}`)).toBe(`${"eyJ-".repeat(5000)}`);
+    expect(redactSecrets(`see /proxy/shared/${"A".repeat(43)} and a/b?c=1`)).toBe(
+      "see /proxy/shared/[redacted] and a/b?[redacted]",
+    );
+  });
+
   test("error fields carry name, message and stack redacted, and causes", () => {
     const error = new Error("outer https://x.test/a?token=1", { cause: new Error("inner signature=2") });
     const fields = errorFields(error);
