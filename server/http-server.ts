@@ -13,7 +13,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
-import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
+import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
@@ -176,6 +176,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   /** Every request, before anything else: id, state, access log and metrics, the body deadline, clean closes. */
   function beginRequest(req: IncomingMessage, res: ServerResponse): RequestState {
+    // Read before the headers may go: the platform's app proxy reports the shopper there, and the
+    // app trusts it only for requests the proxy signed.
+    const proxiedClientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy + 1));
     // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
     // the request URL Remix is given nor the app can be misled by them.
     if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
@@ -190,7 +193,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       startedAt: process.hrtime.bigint(),
       clientAddress,
       log,
-      context: { requestId, clientAddress, log } satisfies AppLoadContext,
+      context: { requestId, clientAddress, proxiedClientAddress, log } satisfies AppLoadContext,
       maxBodyBytes: 0,
     };
     state.maxBodyBytes = maxBodyBytesOf(state.path);
@@ -318,7 +321,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       requestId: state.requestId,
       method: req.method,
       route,
-      path: state.path.slice(0, 256),
+      path: loggedPath(state.path, route),
       status,
       durationMs: Math.round(seconds * 10_000) / 10,
       clientAddress: state.clientAddress,
@@ -465,7 +468,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       log("error", "unhandled error", {
         requestId: state.requestId,
         method: req.method,
-        path: state.path.slice(0, 256),
+        path: loggedPath(state.path, routeLabels.match(state.path)),
         error: errorFields(error),
       });
     }
