@@ -68,6 +68,9 @@ interface RequestState {
   refusedEarly?: boolean;
 }
 
+/** How long one readiness result answers /readyz: a probe every second costs the database nothing. */
+const READINESS_CACHE_MS = 2_000;
+
 const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
 const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
@@ -142,13 +145,51 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const metrics = new HttpMetrics(server);
 
   let lastDropLog = 0;
-  server.on("drop", () => {
+  const connectionDropped = (fields: LogFields) => {
     metrics.connectionDropped();
     if (Date.now() - lastDropLog > 60_000) {
       lastDropLog = Date.now();
-      log("warn", "connection dropped", { reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections });
+      log("warn", "connection dropped", fields);
     }
-  });
+  };
+  server.on("drop", () =>
+    connectionDropped({ reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections }),
+  );
+
+  // Sockets that have not sent a whole request's headers yet, per peer address. A client holding
+  // connections open with headers that never finish (until HEADERS_TIMEOUT_SECONDS) could fill
+  // MAX_CONNECTIONS alone and starve everyone else; past its own share its new connections are
+  // closed at once. A connection counts until its first request's headers are in: the platform's
+  // app proxy, a load balancer or a browser sends those in one write, so they never come near it.
+  // Behind a trusted proxy the peer is the proxy, so the share is not applied there (docs/deploy.md).
+  const pendingHeaders = new Map<string, number>();
+  const settlePending = new WeakMap<Socket, () => void>();
+  if (config.trustProxy === 0) {
+    server.on("connection", (socket: Socket) => {
+      const address = normaliseAddress(socket.remoteAddress) ?? "unknown";
+      const pending = pendingHeaders.get(address) ?? 0;
+      if (pending >= config.maxPendingConnectionsPerClient) {
+        socket.destroy();
+        connectionDropped({
+          reason: "MAX_PENDING_CONNECTIONS_PER_CLIENT reached",
+          clientAddress: address,
+          maxPendingConnectionsPerClient: config.maxPendingConnectionsPerClient,
+        });
+        return;
+      }
+      pendingHeaders.set(address, pending + 1);
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        const left = (pendingHeaders.get(address) ?? 1) - 1;
+        if (left > 0) pendingHeaders.set(address, left);
+        else pendingHeaders.delete(address);
+      };
+      settlePending.set(socket, settle);
+      socket.once("close", settle);
+    });
+  }
 
   // Requests node refuses before any handler runs (headers too slow or too large, malformed). The
   // raw request (error.rawPacket) is never logged: it holds the URL with its query string.
@@ -176,6 +217,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   /** Every request, before anything else: id, state, access log and metrics, the body deadline, clean closes. */
   function beginRequest(req: IncomingMessage, res: ServerResponse): RequestState {
+    settlePending.get(req.socket)?.();
     // Read before the headers may go: the platform's app proxy reports the shopper there, and the
     // app trusts it only for requests the proxy signed.
     const proxiedClientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy + 1));
@@ -361,23 +403,37 @@ export function createAppServer(options: AppServerOptions): AppServer {
     }),
   );
 
+  type Readiness = Awaited<ReturnType<AppEntry["readiness"]>>;
+  let readinessCache: { at: number; result: Promise<Readiness> } | undefined;
+
+  /** The app's readiness, asked at most once per READINESS_CACHE_MS whoever and however often asks. */
+  function currentReadiness(): Promise<Readiness> {
+    if (readinessCache === undefined || Date.now() - readinessCache.at >= READINESS_CACHE_MS) {
+      readinessCache = {
+        at: Date.now(),
+        result: entry.readiness().catch((error: unknown) => {
+          log("error", "readiness check failed", { error: errorFields(error) });
+          return { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
+        }),
+      };
+    }
+    return readinessCache.result;
+  }
+
+  // Public: only whether this instance is ready, which is all a probe or a load balancer reads.
+  // Which check failed and how (migration names, connection errors) only with the metrics token.
   app.all(
     "/readyz",
-    onlyGet(async (_req, res) => {
-      let result: Awaited<ReturnType<AppEntry["readiness"]>>;
-      if (draining) result = { ok: false, checks: { server: { ok: false, detail: "shutting down" } } };
-      else {
-        try {
-          result = await entry.readiness();
-        } catch (error) {
-          log("error", "readiness check failed", { error: errorFields(error) });
-          result = { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
-        }
-      }
+    onlyGet(async (req, res) => {
+      const result: Readiness = draining
+        ? { ok: false, checks: { server: { ok: false, detail: "shutting down" } } }
+        : await currentReadiness();
+      const detailed =
+        config.metricsToken !== undefined && bearerMatches(req.headers.authorization, config.metricsToken);
       res
         .status(result.ok ? 200 : 503)
         .set(ENVELOPE_HEADERS)
-        .end(JSON.stringify(result));
+        .end(JSON.stringify(detailed ? result : { ok: result.ok }));
     }),
   );
 

@@ -3,6 +3,8 @@
 // from, paths and queries built to make a pattern backtrack. Asserted on answers, log lines and the
 // server's resident memory, never on time.
 import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
 import { platformServer } from "../support/platform";
@@ -62,6 +64,18 @@ function statusField(name: "VmRSS" | "VmHWM"): number {
 function resetPeakRss(): number {
   writeFileSync(`/proc/${server.child.pid}/clear_refs`, "5");
   return statusField("VmRSS");
+}
+
+/** GET on a connection from a local address of the caller's choosing (127.0.0.0/8 is all this host's). */
+function getFrom(localAddress: string, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { localAddress, agent: false }, (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode!));
+      })
+      .on("error", reject);
+  });
 }
 
 const SIGNED_HEADERS = [
@@ -182,4 +196,56 @@ describe("a request no URL can be built from", () => {
     for (const line of lines) expect(JSON.stringify(line)).not.toContain("signature=x");
     for (const line of lines) expect(JSON.stringify(line).length).toBeLessThan(10_000);
   });
+});
+
+describe("slow clients", () => {
+  test("1,030 connections from one address holding unfinished headers: the address keeps 64, /healthz answers another client", async () => {
+    // Headers that may take a minute: what stops the flood here is the per-client share, not the deadline.
+    const slow = await startBuiltServer(await serverBuildDir(), {
+      DATABASE_URL: await freshDatabaseUrl(),
+      HEADERS_TIMEOUT_SECONDS: "60",
+      REQUEST_TIMEOUT_SECONDS: "120",
+    });
+    const sockets: Socket[] = [];
+    let closedByServer = 0;
+    try {
+      await Promise.all(
+        Array.from(
+          { length: 1030 },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect({ port: slow.port, host: "127.0.0.1" });
+              sockets.push(socket);
+              socket.on("error", () => {});
+              socket.once("close", () => {
+                closedByServer++;
+                resolve();
+              });
+              socket.once("connect", () => {
+                socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+                resolve();
+              });
+            }),
+        ),
+      );
+      // Every connection past the address's share is closed by the server as it arrives.
+      for (let wait = 0; wait < 100 && closedByServer < 1030 - 64; wait++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(closedByServer).toBe(1030 - 64);
+
+      expect(await getFrom("127.0.0.2", `${slow.url}/healthz`)).toBe(200);
+      expect(await getFrom("127.0.0.3", `${slow.url}/readyz`)).toBe(200);
+      expect(closedByServer).toBe(1030 - 64);
+      expect(slow.lines()).toContainEqual(
+        expect.objectContaining({
+          msg: "connection dropped",
+          reason: "MAX_PENDING_CONNECTIONS_PER_CLIENT reached",
+          clientAddress: "127.0.0.1",
+        }),
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await slow.stop();
+    }
+  }, 60_000);
 });

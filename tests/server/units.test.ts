@@ -7,12 +7,13 @@ import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteL
 import { loadServerConfig, missingNodeFlags, SERVER_NODE_FLAGS, ServerConfigError } from "../../server/config";
 
 describe("loadServerConfig", () => {
-  test("defaults: port 3000 on every interface, 1024 connections, 10 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
+  test("defaults: port 3000 on every interface, 1024 connections (64 pending per client), 5 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
     expect(loadServerConfig({})).toEqual({
       port: 3000,
       host: undefined,
       maxConnections: 1024,
-      headersTimeoutMs: 10_000,
+      maxPendingConnectionsPerClient: 64,
+      headersTimeoutMs: 5_000,
       requestTimeoutMs: 30_000,
       bodyTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
@@ -33,7 +34,7 @@ describe("loadServerConfig", () => {
     });
     expect(config).toMatchObject({
       bodyTimeoutMs: 500,
-      headersTimeoutMs: 10_000,
+      headersTimeoutMs: 5_000,
       metricsToken: undefined,
       trustProxy: 2,
       host: "127.0.0.1",
