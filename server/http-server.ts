@@ -229,16 +229,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
     res.setHeader("X-Request-Id", requestId);
     const clientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy));
     const log: RequestLogFields = {};
+    const requestPath = pathOf(req.url ?? "/");
     const state: RequestState = {
       requestId,
-      path: pathOf(req.url ?? "/"),
+      path: requestPath,
       startedAt: process.hrtime.bigint(),
       clientAddress,
       log,
       context: { requestId, clientAddress, proxiedClientAddress, log } satisfies AppLoadContext,
-      maxBodyBytes: 0,
+      maxBodyBytes: maxBodyBytesOf(requestPath),
     };
-    state.maxBodyBytes = maxBodyBytesOf(state.path);
     states.set(res, state);
     guardConnection(req, res, state);
     res.once("close", () => finishRequest(req, res, state));
