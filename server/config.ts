@@ -54,7 +54,7 @@ export interface ServerConfig {
    * more from that address are closed as they arrive. Only with trustProxy 0: behind a proxy the
    * peer is the proxy, which must buffer headers and limit its clients itself.
    */
-  maxPendingConnectionsPerClient: number;
+  maxPendingPerClient: number;
   /** All request headers must have arrived within this (node's server.headersTimeout). */
   headersTimeoutMs: number;
   /** The whole request must have arrived within this (node's server.requestTimeout): a backstop. */
@@ -114,7 +114,7 @@ const ServerEnvSchema = z
       .optional()
       .transform((value) => (value?.trim() ? value.trim() : undefined)),
     MAX_CONNECTIONS: integer("MAX_CONNECTIONS", 1024, 1, 1_000_000),
-    MAX_PENDING_CONNECTIONS_PER_CLIENT: integer("MAX_PENDING_CONNECTIONS_PER_CLIENT", 64, 1, 1_000_000),
+    MAX_PENDING_PER_CLIENT: integer("MAX_PENDING_PER_CLIENT", 64, 1, 1_000_000),
     HEADERS_TIMEOUT_SECONDS: seconds("HEADERS_TIMEOUT_SECONDS", 5, 300),
     REQUEST_TIMEOUT_SECONDS: seconds("REQUEST_TIMEOUT_SECONDS", 30, 3600),
     BODY_TIMEOUT_SECONDS: seconds("BODY_TIMEOUT_SECONDS", 10, 3600),
@@ -168,7 +168,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     port: value.PORT,
     host: value.HOST,
     maxConnections: value.MAX_CONNECTIONS,
-    maxPendingConnectionsPerClient: value.MAX_PENDING_CONNECTIONS_PER_CLIENT,
+    maxPendingPerClient: value.MAX_PENDING_PER_CLIENT,
     headersTimeoutMs: value.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS,
     bodyTimeoutMs: value.BODY_TIMEOUT_SECONDS,

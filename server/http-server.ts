@@ -168,12 +168,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
     server.on("connection", (socket: Socket) => {
       const address = normaliseAddress(socket.remoteAddress) ?? "unknown";
       const pending = pendingHeaders.get(address) ?? 0;
-      if (pending >= config.maxPendingConnectionsPerClient) {
+      if (pending >= config.maxPendingPerClient) {
         socket.destroy();
         connectionDropped({
-          reason: "MAX_PENDING_CONNECTIONS_PER_CLIENT reached",
+          reason: "MAX_PENDING_PER_CLIENT reached",
           clientAddress: address,
-          maxPendingConnectionsPerClient: config.maxPendingConnectionsPerClient,
+          maxPendingPerClient: config.maxPendingPerClient,
         });
         return;
       }

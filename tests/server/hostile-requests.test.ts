@@ -239,7 +239,7 @@ describe("slow clients", () => {
       expect(slow.lines()).toContainEqual(
         expect.objectContaining({
           msg: "connection dropped",
-          reason: "MAX_PENDING_CONNECTIONS_PER_CLIENT reached",
+          reason: "MAX_PENDING_PER_CLIENT reached",
           clientAddress: "127.0.0.1",
         }),
       );

@@ -12,7 +12,7 @@ describe("loadServerConfig", () => {
       port: 3000,
       host: undefined,
       maxConnections: 1024,
-      maxPendingConnectionsPerClient: 64,
+      maxPendingPerClient: 64,
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 30_000,
       bodyTimeoutMs: 10_000,
