@@ -7,7 +7,7 @@ import { databaseTarget } from "~/config/database-url";
 import { pool } from "~/db.server";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
-import { errorFields, writeLog } from "~/lib/json-log";
+import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { closeConnections } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
@@ -129,7 +129,8 @@ function logRequestError(msg: string, request: Request, error: unknown): void {
   writeLog("error", msg, {
     requestId: request.headers.get("x-request-id") ?? undefined,
     method: request.method,
-    path: new URL(request.url).pathname.slice(0, 256),
+    // A share link's path opens its list: redacted like any credential in free text.
+    path: redactSecrets(new URL(request.url).pathname).slice(0, 256),
     error: errorFields(inner),
   });
 }

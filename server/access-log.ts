@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -12,6 +12,28 @@ export function requestIdFrom(header: string | string[] | undefined): string {
 export function normaliseAddress(address: string | undefined): string | undefined {
   if (!address) return undefined;
   return address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
+}
+
+/** The shared page's route: its last segment is a share token, which opens a list (docs/reach.md). */
+const SHARED_PAGE_ROUTE = "/proxy/shared/:token";
+const SHARED_PAGE_PREFIX = "/proxy/shared/";
+
+/**
+ * A request's path as the log keeps it: at most 256 characters, and a share token replaced by the
+ * first 8 hex digits of its sha256 (`/proxy/shared/h:1a2b3c4d`), the hash the list stores, so a
+ * line can be matched to a list without the log ever holding a link that opens it. Judged on the
+ * route as matched (encoded paths included) and on the prefix (a path Remix would not match).
+ */
+export function loggedPath(path: string, route: string | undefined): string {
+  if (route !== SHARED_PAGE_ROUTE && !path.toLowerCase().startsWith(SHARED_PAGE_PREFIX)) return path.slice(0, 256);
+  const segment = path.split("/").filter(Boolean).slice(2).join("/");
+  let token = segment;
+  try {
+    token = decodeURIComponent(segment);
+  } catch {
+    // Not valid percent-encoding: hashed as it came.
+  }
+  return `${SHARED_PAGE_PREFIX}h:${createHash("sha256").update(token).digest("hex").slice(0, 8)}`;
 }
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

@@ -31,6 +31,17 @@ export function missingNodeFlags(
   return SERVER_NODE_FLAGS.filter((flag) => !given.has(flag));
 }
 
+/**
+ * The most request body the server lets anything read; past it the answer is 413, refused on the
+ * declared Content-Length at once or counted while a chunked body streams in (docs/deploy.md).
+ * Webhooks carry whole resources: the platform sends payloads "upwards of a megabyte" for large
+ * products and orders, and caps its own EventBridge deliveries at 1,000,000 bytes; 4 MiB leaves
+ * margin. Nothing else the app takes comes near 1 MiB (operation bodies stop at 256 KiB, the Flow
+ * callback and admin forms are a few hundred bytes).
+ */
+export const MAX_WEBHOOK_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The HTTP server's own settings (the app validates its own in app/config/env.server.ts). */
 export interface ServerConfig {
   port: number;
@@ -38,6 +49,12 @@ export interface ServerConfig {
   host: string | undefined;
   /** Open connections at most; more are closed as they arrive. */
   maxConnections: number;
+  /**
+   * Connections from one peer address that have not yet sent a whole request's headers, at most;
+   * more from that address are closed as they arrive. Only with trustProxy 0: behind a proxy the
+   * peer is the proxy, which must buffer headers and limit its clients itself.
+   */
+  maxPendingPerClient: number;
   /** All request headers must have arrived within this (node's server.headersTimeout). */
   headersTimeoutMs: number;
   /** The whole request must have arrived within this (node's server.requestTimeout): a backstop. */
@@ -97,7 +114,8 @@ const ServerEnvSchema = z
       .optional()
       .transform((value) => (value?.trim() ? value.trim() : undefined)),
     MAX_CONNECTIONS: integer("MAX_CONNECTIONS", 1024, 1, 1_000_000),
-    HEADERS_TIMEOUT_SECONDS: seconds("HEADERS_TIMEOUT_SECONDS", 10, 300),
+    MAX_PENDING_PER_CLIENT: integer("MAX_PENDING_PER_CLIENT", 64, 1, 1_000_000),
+    HEADERS_TIMEOUT_SECONDS: seconds("HEADERS_TIMEOUT_SECONDS", 5, 300),
     REQUEST_TIMEOUT_SECONDS: seconds("REQUEST_TIMEOUT_SECONDS", 30, 3600),
     BODY_TIMEOUT_SECONDS: seconds("BODY_TIMEOUT_SECONDS", 10, 3600),
     KEEP_ALIVE_TIMEOUT_SECONDS: seconds("KEEP_ALIVE_TIMEOUT_SECONDS", 5, 3600),
@@ -150,6 +168,7 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     port: value.PORT,
     host: value.HOST,
     maxConnections: value.MAX_CONNECTIONS,
+    maxPendingPerClient: value.MAX_PENDING_PER_CLIENT,
     headersTimeoutMs: value.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS,
     bodyTimeoutMs: value.BODY_TIMEOUT_SECONDS,

@@ -13,11 +13,11 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
-import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
+import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
-import type { ServerConfig } from "./config";
+import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
-import { clientAddressOf, createRemixResponder, type RemixResponder } from "./remix-adapter";
+import { clientAddressOf, createRemixResponder, hasValidRequestUrl, type RemixResponder } from "./remix-adapter";
 
 export interface AppServerOptions {
   /** The Remix server build (build/server/index.js), already imported. */
@@ -59,12 +59,17 @@ interface RequestState {
   log: RequestLogFields;
   /** What the app's loaders and actions get as their context. */
   context: AppLoadContext;
+  /** How many body bytes this request may send (by its path); past it the server answers 413. */
+  maxBodyBytes: number;
   /** Set where the server itself answers (endpoints, static files); else derived from the path. */
   route?: string;
   bodyTimedOut?: boolean;
   /** The response went out before the request body had fully arrived. */
   refusedEarly?: boolean;
 }
+
+/** How long one readiness result answers /readyz: a probe every second costs the database nothing. */
+const READINESS_CACHE_MS = 2_000;
 
 const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
@@ -88,6 +93,15 @@ function pathOf(url: string): string {
   if (!url.startsWith("/")) return URL.canParse(url) ? new URL(url).pathname : "/";
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The body bound of a path: webhook deliveries carry whole platform resources (a product with all
+ * its variants), everything else the app takes is small. Judged on the first segment as routing
+ * is (an encoded one gets the smaller bound: the platform never sends one).
+ */
+function maxBodyBytesOf(path: string): number {
+  return firstSegmentOf(path) === "webhooks" ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
 }
 
 /** True when the request announces a body (Content-Length above 0, or chunked). */
@@ -121,6 +135,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
     (req, res) => {
       const state = beginRequest(req, res);
+      if (refusedAtOnce(req, res, state)) return;
       const direct = directResponderFor(state.path);
       if (direct) serveDirectly(req, res, state, direct);
       else app(req, res);
@@ -130,13 +145,51 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const metrics = new HttpMetrics(server);
 
   let lastDropLog = 0;
-  server.on("drop", () => {
+  const connectionDropped = (fields: LogFields) => {
     metrics.connectionDropped();
     if (Date.now() - lastDropLog > 60_000) {
       lastDropLog = Date.now();
-      log("warn", "connection dropped", { reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections });
+      log("warn", "connection dropped", fields);
     }
-  });
+  };
+  server.on("drop", () =>
+    connectionDropped({ reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections }),
+  );
+
+  // Sockets that have not sent a whole request's headers yet, per peer address. A client holding
+  // connections open with headers that never finish (until HEADERS_TIMEOUT_SECONDS) could fill
+  // MAX_CONNECTIONS alone and starve everyone else; past its own share its new connections are
+  // closed at once. A connection counts until its first request's headers are in: the platform's
+  // app proxy, a load balancer or a browser sends those in one write, so they never come near it.
+  // Behind a trusted proxy the peer is the proxy, so the share is not applied there (docs/deploy.md).
+  const pendingHeaders = new Map<string, number>();
+  const settlePending = new WeakMap<Socket, () => void>();
+  if (config.trustProxy === 0) {
+    server.on("connection", (socket: Socket) => {
+      const address = normaliseAddress(socket.remoteAddress) ?? "unknown";
+      const pending = pendingHeaders.get(address) ?? 0;
+      if (pending >= config.maxPendingPerClient) {
+        socket.destroy();
+        connectionDropped({
+          reason: "MAX_PENDING_PER_CLIENT reached",
+          clientAddress: address,
+          maxPendingPerClient: config.maxPendingPerClient,
+        });
+        return;
+      }
+      pendingHeaders.set(address, pending + 1);
+      let settled = false;
+      const settle = () => {
+        if (settled) return;
+        settled = true;
+        const left = (pendingHeaders.get(address) ?? 1) - 1;
+        if (left > 0) pendingHeaders.set(address, left);
+        else pendingHeaders.delete(address);
+      };
+      settlePending.set(socket, settle);
+      socket.once("close", settle);
+    });
+  }
 
   // Requests node refuses before any handler runs (headers too slow or too large, malformed). The
   // raw request (error.rawPacket) is never logged: it holds the URL with its query string.
@@ -164,6 +217,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   /** Every request, before anything else: id, state, access log and metrics, the body deadline, clean closes. */
   function beginRequest(req: IncomingMessage, res: ServerResponse): RequestState {
+    settlePending.get(req.socket)?.();
+    // Read before the headers may go: the platform's app proxy reports the shopper there, and the
+    // app trusts it only for requests the proxy signed.
+    const proxiedClientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy + 1));
     // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
     // the request URL Remix is given nor the app can be misled by them.
     if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
@@ -172,18 +229,48 @@ export function createAppServer(options: AppServerOptions): AppServer {
     res.setHeader("X-Request-Id", requestId);
     const clientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy));
     const log: RequestLogFields = {};
+    const requestPath = pathOf(req.url ?? "/");
     const state: RequestState = {
       requestId,
-      path: pathOf(req.url ?? "/"),
+      path: requestPath,
       startedAt: process.hrtime.bigint(),
       clientAddress,
       log,
-      context: { requestId, clientAddress, log } satisfies AppLoadContext,
+      context: { requestId, clientAddress, proxiedClientAddress, log } satisfies AppLoadContext,
+      maxBodyBytes: maxBodyBytesOf(requestPath),
     };
     states.set(res, state);
     guardConnection(req, res, state);
     res.once("close", () => finishRequest(req, res, state));
     return state;
+  }
+
+  /**
+   * What is refused before anything reads the request: a Host no URL can be built from (400), and
+   * a declared body longer than the path's bound (413). A chunked body is counted as the app reads
+   * it (server/remix-adapter.ts) and refused the same way at the first byte past the bound: no
+   * signature check, parser or platform library ever holds more of a body than that.
+   */
+  function refusedAtOnce(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
+    if (!hasValidRequestUrl(req)) {
+      state.route = "other";
+      const body = envelope("VALIDATION_ERROR", "Malformed request: invalid Host", false);
+      res.writeHead(400, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
+      res.end(body);
+      return true;
+    }
+    if (Number(req.headers["content-length"] ?? 0) > state.maxBodyBytes) {
+      refuseBody(res, state);
+      return true;
+    }
+    return false;
+  }
+
+  function refuseBody(res: ServerResponse, state: RequestState): void {
+    if (res.headersSent) return;
+    const body = envelope("VALIDATION_ERROR", `Body is larger than ${state.maxBodyBytes} bytes`, false);
+    res.writeHead(413, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
   }
 
   /**
@@ -221,20 +308,6 @@ export function createAppServer(options: AppServerOptions): AppServer {
     });
 
     if (!expectsBody || req.complete) return;
-
-    // Remix's request body stream destroys the request when its reader is cancelled (the app stops
-    // reading a body it refuses, e.g. past 256 KiB), and node then destroys the socket with it, so
-    // the refusal never reaches the client. Until the response is under way, such a destroy only
-    // stops the reading: the rest is discarded and the connection closes after the response.
-    const destroy = req.destroy;
-    req.destroy = function (this: IncomingMessage, error?: Error) {
-      if (error === undefined && !req.complete && !res.headersSent && !socket.destroyed) {
-        req.removeAllListeners("data");
-        req.resume();
-        return this;
-      }
-      return destroy.call(this, error);
-    };
 
     const timer = setTimeout(() => {
       if (req.complete || res.writableEnded) return;
@@ -290,7 +363,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       requestId: state.requestId,
       method: req.method,
       route,
-      path: state.path.slice(0, 256),
+      path: loggedPath(state.path, route),
       status,
       durationMs: Math.round(seconds * 10_000) / 10,
       clientAddress: state.clientAddress,
@@ -330,23 +403,37 @@ export function createAppServer(options: AppServerOptions): AppServer {
     }),
   );
 
+  type Readiness = Awaited<ReturnType<AppEntry["readiness"]>>;
+  let readinessCache: { at: number; result: Promise<Readiness> } | undefined;
+
+  /** The app's readiness, asked at most once per READINESS_CACHE_MS whoever and however often asks. */
+  function currentReadiness(): Promise<Readiness> {
+    if (readinessCache === undefined || Date.now() - readinessCache.at >= READINESS_CACHE_MS) {
+      readinessCache = {
+        at: Date.now(),
+        result: entry.readiness().catch((error: unknown) => {
+          log("error", "readiness check failed", { error: errorFields(error) });
+          return { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
+        }),
+      };
+    }
+    return readinessCache.result;
+  }
+
+  // Public: only whether this instance is ready, which is all a probe or a load balancer reads.
+  // Which check failed and how (migration names, connection errors) only with the metrics token.
   app.all(
     "/readyz",
-    onlyGet(async (_req, res) => {
-      let result: Awaited<ReturnType<AppEntry["readiness"]>>;
-      if (draining) result = { ok: false, checks: { server: { ok: false, detail: "shutting down" } } };
-      else {
-        try {
-          result = await entry.readiness();
-        } catch (error) {
-          log("error", "readiness check failed", { error: errorFields(error) });
-          result = { ok: false, checks: { app: { ok: false, detail: "readiness check failed" } } };
-        }
-      }
+    onlyGet(async (req, res) => {
+      const result: Readiness = draining
+        ? { ok: false, checks: { server: { ok: false, detail: "shutting down" } } }
+        : await currentReadiness();
+      const detailed =
+        config.metricsToken !== undefined && bearerMatches(req.headers.authorization, config.metricsToken);
       res
         .status(result.ok ? 200 : 503)
         .set(ENVELOPE_HEADERS)
-        .end(JSON.stringify(result));
+        .end(JSON.stringify(detailed ? result : { ok: result.ok }));
     }),
   );
 
@@ -423,8 +510,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * cache) lands in the access log.
    */
   function serveRemix(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
+    const body = { maxBytes: state.maxBodyBytes, onTooLarge: () => refuseBody(res, state) };
     return entry
-      .runInRequestScope(state.log, () => responder(req, res, state.context))
+      .runInRequestScope(state.log, () => responder(req, res, state.context, body))
       .catch((error: unknown) => failRequest(error, req, res));
   }
 
@@ -436,7 +524,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       log("error", "unhandled error", {
         requestId: state.requestId,
         method: req.method,
-        path: state.path.slice(0, 256),
+        path: loggedPath(state.path, routeLabels.match(state.path)),
         error: errorFields(error),
       });
     }

@@ -4,10 +4,22 @@
 // machinery, and the rest reaches Remix through Express by the same bridge.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { createReadableStreamFromReadable, createRequestHandler } from "@remix-run/node";
+import { createRequestHandler } from "@remix-run/node";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 
-export type RemixResponder = (req: IncomingMessage, res: ServerResponse, context: AppLoadContext) => Promise<void>;
+/** How much request body the app may read, and what the server does when a body goes past it. */
+export interface BodyBound {
+  maxBytes: number;
+  /** Called once, as the first byte past maxBytes arrives: the server answers 413. */
+  onTooLarge: () => void;
+}
+
+export type RemixResponder = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: AppLoadContext,
+  body: BodyBound,
+) => Promise<void>;
 
 /** The first value of a header that a proxy may have sent as a comma-separated list. */
 function firstValue(header: string | string[] | undefined): string | undefined {
@@ -35,6 +47,24 @@ export function clientAddressOf(req: IncomingMessage, trustedHops: number): stri
   return chain[Math.min(trustedHops, chain.length - 1)];
 }
 
+/** The host the client asked for: X-Forwarded-Host behind a trusted proxy, else the Host header. */
+function requestHostOf(req: IncomingMessage): string {
+  return firstValue(req.headers["x-forwarded-host"]) ?? req.headers.host ?? "localhost";
+}
+
+/** A host name or IPv4 address, or a bracketed IPv6 address, with an optional port; anchored, so linear. */
+const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * Whether the request's URL can be built from what the client sent. A Host such as "a b" made the
+ * Fetch Request's constructor throw, and the error's message and stack carried the whole path into
+ * the log: the server refuses such a request (400) before it does anything else with it.
+ */
+export function hasValidRequestUrl(req: IncomingMessage): boolean {
+  const host = requestHostOf(req);
+  return host.length <= 255 && HOST.test(host) && URL.canParse(requestUrlOf(req));
+}
+
 /**
  * The request's URL as the client asked for it: scheme and host from X-Forwarded-Proto and
  * X-Forwarded-Host behind a trusted proxy (the server drops those headers when none is trusted),
@@ -43,11 +73,71 @@ export function clientAddressOf(req: IncomingMessage, trustedHops: number): stri
 function requestUrlOf(req: IncomingMessage): string {
   const scheme =
     firstValue(req.headers["x-forwarded-proto"]) ?? ((req.socket as TLSSocket).encrypted ? "https" : "http");
-  const host = firstValue(req.headers["x-forwarded-host"]) ?? req.headers.host ?? "localhost";
-  return `${scheme}://${host}${req.url ?? "/"}`;
+  return `${scheme}://${requestHostOf(req)}${req.url ?? "/"}`;
 }
 
-function fetchRequestOf(req: IncomingMessage, res: ServerResponse): Request {
+/**
+ * The request body as the app reads it, counted as it arrives: past bound.maxBytes the server is
+ * told (it answers 413), the app's read fails and its request is aborted, so nothing it does with
+ * the failure is logged or sent. Whatever the client sends after that is discarded by the server
+ * (it resumes the request once its response is out). Cancelling (the app refusing a body it has
+ * read enough of) only stops the reading: node would destroy the socket with a destroyed request,
+ * and the refusal would never reach the client.
+ */
+function bodyStreamOf(req: IncomingMessage, bound: BodyBound, controller: AbortController): ReadableStream<Uint8Array> {
+  let size = 0;
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(stream) {
+        if (req.readableEnded) {
+          stream.close();
+          return;
+        }
+        const onData = (chunk: Buffer) => {
+          size += chunk.byteLength;
+          if (size > bound.maxBytes) {
+            stop();
+            bound.onTooLarge();
+            controller.abort();
+            stream.error(new Error(`Request body larger than ${bound.maxBytes} bytes`));
+            return;
+          }
+          stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((stream.desiredSize ?? 0) <= 0) req.pause();
+        };
+        const onEnd = () => {
+          stop();
+          stream.close();
+        };
+        const onClose = () => {
+          stop();
+          stream.error(new Error("Request body incomplete: the client went away"));
+        };
+        stop = () => {
+          req.off("data", onData);
+          req.off("end", onEnd);
+          req.off("close", onClose);
+          req.off("error", onClose);
+          req.pause();
+        };
+        req.on("data", onData);
+        req.once("end", onEnd);
+        req.once("close", onClose);
+        req.once("error", onClose);
+      },
+      pull() {
+        if (!req.readableEnded) req.resume();
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function fetchRequestOf(req: IncomingMessage, res: ServerResponse, body: BodyBound): Request {
   // From req.headers, not the raw ones: the server drops untrusted forwarding headers and sets the
   // request id there.
   const headers = new Headers();
@@ -64,13 +154,18 @@ function fetchRequestOf(req: IncomingMessage, res: ServerResponse): Request {
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = bodyStreamOf(req, body, controller);
     init.duplex = "half";
   }
   return new Request(requestUrlOf(req), init);
 }
 
 async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  // The server has answered already (a body past its bound): the app's answer is dropped.
+  if (res.headersSent) {
+    await response.body?.cancel();
+    return;
+  }
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
   for (const [name, value] of response.headers) {
@@ -103,5 +198,5 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
 /** Serves a request with the build's routes: what createRequestHandler of @remix-run/express did. */
 export function createRemixResponder(build: ServerBuild): RemixResponder {
   const handle = createRequestHandler(build, "production");
-  return async (req, res, context) => sendResponse(res, await handle(fetchRequestOf(req, res), context));
+  return async (req, res, context, body) => sendResponse(res, await handle(fetchRequestOf(req, res, body), context));
 }

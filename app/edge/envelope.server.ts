@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { annotateRequest } from "~/lib/request-context.server";
 
 const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
@@ -20,12 +21,20 @@ export function okResponse(data: unknown): Response {
   return envelopeResponse({ ok: true, data }, 200);
 }
 
-/** The one place any thrown value becomes the error envelope; unknown failures are logged, never leaked. */
+/**
+ * The one place any thrown value becomes the error envelope; unknown failures are logged, never
+ * leaked. Their causes (a platform error's text, a library's exception) can hold a token or a
+ * signed URL, so the line goes through the JSON log's redaction like every other.
+ */
 export function errorResponse(error: unknown): Response {
   const serviceError =
     error instanceof ServiceError ? error : new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
   if (serviceError.code === "INTERNAL_ERROR" || serviceError.code === "PLATFORM_UPSTREAM_ERROR") {
-    console.error(`[saved-items] ${serviceError.code}: ${serviceError.message}`, serviceError.cause ?? "");
+    writeLog("error", "request failed", {
+      code: serviceError.code,
+      message: redactSecrets(serviceError.message),
+      ...(serviceError.cause === undefined ? {} : { cause: errorFields(serviceError.cause) }),
+    });
   }
   const { code, message, retryable, status, retryAfterSeconds } = serviceError;
   annotateRequest({ code });

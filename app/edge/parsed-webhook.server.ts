@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
+import { errorFields, writeLog } from "~/lib/json-log";
 import { authenticate } from "~/shopify.server";
 
 /**
@@ -23,7 +24,12 @@ export function parsedWebhookAction<Schema extends z.ZodType>(
       await handle(shop, webhookId, parsed.data);
       return new Response(null, { status: 200 });
     } catch (error) {
-      console.error(`[reach] ${topic} ${webhookId} for ${shop} failed; the platform will retry`, error);
+      writeLog("error", "webhook failed; the platform will retry", {
+        topic,
+        webhookId,
+        shop,
+        error: errorFields(error),
+      });
       return new Response(null, { status: 500 });
     }
   };

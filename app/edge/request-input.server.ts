@@ -87,6 +87,16 @@ export function clientAddressOf(context: unknown): string {
 }
 
 /**
+ * The shopper's address on a request the platform's app proxy signed: what the proxy reported in
+ * X-Forwarded-For, one hop beyond the server's trusted proxies (behind the proxy every shopper
+ * would otherwise share the platform's few addresses). Only for requests whose signature holds.
+ */
+export function proxiedClientAddressOf(context: unknown): string {
+  const address = (context as { proxiedClientAddress?: unknown } | undefined)?.proxiedClientAddress;
+  return typeof address === "string" && address ? address : clientAddressOf(context);
+}
+
+/**
  * URLSearchParams reads malformed percent-encoding ("%zz", or escaped bytes that are not UTF-8)
  * as literal text or U+FFFD without a word; the client meant something else, so it is refused,
  * as a body that is not UTF-8 is. One decode of the whole query judges every parameter: an

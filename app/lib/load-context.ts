@@ -12,6 +12,12 @@ export interface ServerLoadContext {
    * report in X-Forwarded-For. IPv4 addresses are plain dotted quads (never ::ffff:-mapped).
    */
   clientAddress?: string;
+  /**
+   * The address one hop beyond clientAddress in X-Forwarded-For: for a request the platform's app
+   * proxy forwarded (it reports the shopper there), the shopper. Anyone can send the header, so it
+   * means something only once the proxy's signature holds; without such a hop, clientAddress.
+   */
+  proxiedClientAddress?: string;
   /** The access-log fields of this request (the object annotateRequest writes into). */
   log?: RequestLogFields;
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { refreshPlanFromSubscriptionWebhook } from "~/services/billing/subscription-webhook.server";
 import type { SubscriptionWebhookPayload } from "~/services/billing/plan-refresh.server";
+import { errorFields, writeLog } from "~/lib/json-log";
 import { authenticate } from "~/shopify.server";
 
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -10,7 +11,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     return Response.json(outcome);
   } catch (error) {
     // A non-2xx answer makes the platform deliver the webhook again later.
-    console.error(`[billing] app_subscriptions/update for ${shop} failed; the platform will retry`, error);
+    writeLog("error", "app_subscriptions/update failed; the platform will retry", { shop, error: errorFields(error) });
     return new Response(null, { status: 500 });
   }
 };

@@ -5,11 +5,22 @@ import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { clock } from "~/lib/clock";
 
-// Upstream failures are logged with their cause; keep that out of the test output.
+// Upstream failures are logged with their cause, one JSON line on stdout; kept out of the test output and read here.
+let printed: string[] = [];
 beforeEach(() => {
+  printed = [];
   vi.spyOn(console, "error").mockImplementation(() => undefined);
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (printed.push(String(chunk)), true));
 });
 afterEach(() => vi.restoreAllMocks());
+
+const errorLines = () =>
+  printed
+    .join("")
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.level === "error");
 
 const upstream = {
   ok: false,
@@ -23,7 +34,9 @@ describe("platform failures (§7 upstream rows)", () => {
       await givenShop();
       emulator.injectFault({ kind, api: "admin" });
       expect(await callProxy("/proxy/api/save", { body: aSaveRequest() })).toEqual({ status: 502, body: upstream });
-      expect(console.error).toHaveBeenCalledWith(expect.stringContaining("PLATFORM_UPSTREAM_ERROR"), expect.anything());
+      expect(errorLines()).toContainEqual(
+        expect.objectContaining({ msg: "request failed", code: "PLATFORM_UPSTREAM_ERROR" }),
+      );
     },
   );
 
@@ -80,7 +93,13 @@ describe("internal failures", () => {
       body: { ok: false, error: { code: "INTERNAL_ERROR", message: "Unexpected failure", retryable: true } },
     });
     expect(JSON.stringify(result.body)).not.toContain("secret detail");
-    expect(console.error).toHaveBeenCalledWith(expect.stringContaining("INTERNAL_ERROR"), expect.any(Error));
+    expect(errorLines()).toContainEqual(
+      expect.objectContaining({
+        msg: "request failed",
+        code: "INTERNAL_ERROR",
+        cause: expect.objectContaining({ message: "clock failure: secret detail" }),
+      }),
+    );
   });
 });
 

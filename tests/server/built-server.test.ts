@@ -103,13 +103,18 @@ describe("GET /readyz", () => {
     await database.end();
 
     // Started without migrating, as an instance whose deploy runs the migrations separately.
-    const child = await start({ DATABASE_URL: url, SKIP_MIGRATIONS: "1" });
-    const response = await send(`${child.url}/readyz`);
+    const token = "metrics-token-0123456789abcdef";
+    const child = await start({ DATABASE_URL: url, SKIP_MIGRATIONS: "1", METRICS_TOKEN: token });
+    const response = await send(`${child.url}/readyz`, { headers: { Authorization: `Bearer ${token}` } });
     expect(response.status).toBe(503);
     expect(JSON.parse(response.body)).toEqual({
       ok: false,
       checks: { database: { ok: true }, migrations: { ok: false, detail: `pending: ${latest}` } },
     });
+    // Without the token: the same status, and nothing about the migrations.
+    const anyone = await send(`${child.url}/readyz`);
+    expect(anyone.status).toBe(503);
+    expect(JSON.parse(anyone.body)).toEqual({ ok: false });
     expect((await send(`${child.url}/healthz`)).status).toBe(200);
   });
 });

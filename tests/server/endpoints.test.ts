@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import type { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
+import { errorResponse } from "~/edge/envelope.server";
 import { platformServer } from "../support/platform";
 import { loadBuild, send, serverBuildDir, startInProcess, withTestRoutes, type InProcessServer } from "./support";
 
@@ -55,6 +56,12 @@ beforeAll(async () => {
         }),
         { headers: { "Content-Type": "text/plain" } },
       ),
+    "test/envelope-error": () =>
+      errorResponse(
+        new Error("upstream said no to shpat_0123456789abcdef at https://x.test/graphql?signature=sig-value-456", {
+          cause: new Error("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"),
+        }),
+      ),
     "test/throws": () => {
       throw new Error(
         "boom calling https://example.test/callback?signature=sig-value-123&id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
@@ -99,8 +106,42 @@ describe("GET /healthz and /readyz", () => {
     expect(json(post.body).error.code).toBe("VALIDATION_ERROR");
   });
 
-  test("/readyz asks the app: database answering, every migration applied, and Redis when configured", async () => {
-    const response = await send(`${server.url}/readyz`);
+  test("/readyz tells anyone only whether the instance is ready; with a wrong token too", async () => {
+    for (const headers of [{}, { Authorization: "Bearer not-the-metrics-token-at-all" }]) {
+      const response = await send(`${server.url}/readyz`, { headers });
+      expect(response.status).toBe(200);
+      expect(json(response.body)).toEqual({ ok: true });
+    }
+  });
+
+  test("/readyz asks the app once per 2 s, however many probes ask", async () => {
+    let asked = 0;
+    const module = build.entry.module as unknown as { readiness: () => Promise<unknown> };
+    const counting = {
+      ...build,
+      entry: {
+        ...build.entry,
+        module: { ...build.entry.module, readiness: () => (asked++, module.readiness()) },
+      },
+    } as ServerBuild;
+    const probed = await startInProcess(counting, path.join(dir, "client"));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => send(`${probed.url}/readyz`)));
+      for (let index = 0; index < 20; index++) answers.push(await send(`${probed.url}/readyz`));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(200));
+      expect(asked).toBe(1);
+      vi.setSystemTime(Date.now() + 2_000);
+      expect((await send(`${probed.url}/readyz`)).status).toBe(200);
+      expect(asked).toBe(2);
+    } finally {
+      vi.useRealTimers();
+      await probed.stop();
+    }
+  });
+
+  test("/readyz with the metrics token names each check: database answering, every migration applied, and Redis when configured", async () => {
+    const response = await send(`${server.url}/readyz`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     expect(json(response.body)).toEqual({
       ok: true,
@@ -295,6 +336,22 @@ describe("the load context", () => {
 });
 
 describe("unknown paths and errors", () => {
+  test("a failure turned into the envelope is logged as one JSON line, its message and causes redacted", async () => {
+    const response = await send(`${server.url}/test/envelope-error`);
+    expect(response.status).toBe(500);
+    expect(json(response.body).error.code).toBe("INTERNAL_ERROR");
+    const lines = printed.join("").split("\n").filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: "error",
+      msg: "request failed",
+      code: "INTERNAL_ERROR",
+      cause: { message: expect.stringContaining("shpat_[redacted]"), cause: { message: expect.any(String) } },
+    });
+    for (const secret of ["0123456789abcdef", "sig-value-456", "eyJzdWIiOiIxIn0", "c2lnbmF0dXJl"])
+      expect(lines[0]).not.toContain(secret);
+  });
+
   test("an unknown path is a plain 404 (JSON under /api/ and /proxy/), with nothing logged but its access line", async () => {
     const page = await send(`${server.url}/no/such/page?token=abc`);
     expect(page.status).toBe(404);

@@ -7,12 +7,13 @@ import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteL
 import { loadServerConfig, missingNodeFlags, SERVER_NODE_FLAGS, ServerConfigError } from "../../server/config";
 
 describe("loadServerConfig", () => {
-  test("defaults: port 3000 on every interface, 1024 connections, 10 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
+  test("defaults: port 3000 on every interface, 1024 connections (64 pending per client), 5 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
     expect(loadServerConfig({})).toEqual({
       port: 3000,
       host: undefined,
       maxConnections: 1024,
-      headersTimeoutMs: 10_000,
+      maxPendingPerClient: 64,
+      headersTimeoutMs: 5_000,
       requestTimeoutMs: 30_000,
       bodyTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
@@ -33,7 +34,7 @@ describe("loadServerConfig", () => {
     });
     expect(config).toMatchObject({
       bodyTimeoutMs: 500,
-      headersTimeoutMs: 10_000,
+      headersTimeoutMs: 5_000,
       metricsToken: undefined,
       trustProxy: 2,
       host: "127.0.0.1",
@@ -208,6 +209,19 @@ describe("redactSecrets", () => {
     }
     expect(redacted).toContain("https://shop.example/apps/saved-items/api/list?[redacted]");
     expect(redacted).toContain('"/app?[redacted]"');
+  });
+
+  test("inputs built to make a pattern backtrack come out redacted and bounded", () => {
+    const slashes = `/app${"/".repeat(15_000)}`;
+    const error = new TypeError(`Invalid URL: http://a b${slashes}?signature=s3cret`);
+    const fields = errorFields(error);
+    expect(String(fields.message).length).toBeLessThanOrEqual(2000);
+    expect(String(fields.stack).length).toBeLessThanOrEqual(8000);
+    expect(redactSecrets(`${slashes}?signature=s3cret "x"`)).toBe(`${slashes}?[redacted] "x"`);
+    expect(redactSecrets(`${"eyJ-".repeat(5000)}`)).toBe(`${"eyJ-".repeat(5000)}`);
+    expect(redactSecrets(`see /proxy/shared/${"A".repeat(43)} and a/b?c=1`)).toBe(
+      "see /proxy/shared/[redacted] and a/b?[redacted]",
+    );
   });
 
   test("error fields carry name, message and stack redacted, and causes", () => {

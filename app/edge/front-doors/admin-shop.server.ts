@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { authenticate } from "~/shopify.server";
 import { readShopPlan } from "~/services/installs/shop-state.server";
 import type { Plan } from "~/services/plans";
@@ -17,7 +18,7 @@ export async function requireAdminShop(request: Request) {
     plan = await refreshShopPlan(shop, context.admin, { reuseWithinMs: PAGE_LOAD_WINDOW_MS });
   } catch (error) {
     if (error instanceof Response) throw error;
-    console.error(`[billing] plan refresh failed for ${shop}; showing the plan on record`, error);
+    writeLog("error", "plan refresh failed; showing the plan on record", { shop, error: errorFields(error) });
     plan = await readShopPlan(shop);
   }
   return { ...context, shop, plan };

@@ -14,10 +14,22 @@ const HANDLE = /^[a-z0-9][a-z0-9-]{0,254}$/;
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
-/** Same-site paths and https URLs only. */
+/** A stand-in origin: a path that keeps it is one a browser keeps on the shop's own site. */
+const SAME_SITE = "https://same-site.invalid";
+
+/**
+ * Same-site paths and https URLs only, as a browser resolves them: "/\\evil.example" and
+ * "/<TAB>/evil.example" start with one slash but leave the site, so a path counts only when
+ * resolving it keeps the origin. What is kept is the URL as parsed (tabs and newlines gone,
+ * backslashes turned into slashes), the one the browser would open.
+ */
 function safeUrl(value: unknown): string | undefined {
   const url = text(value);
-  return url && (/^\/(?!\/)/.test(url) || /^https:\/\//i.test(url)) ? url : undefined;
+  if (!url || !URL.canParse(url, SAME_SITE)) return undefined;
+  const parsed = new URL(url, SAME_SITE);
+  if (url.startsWith("/"))
+    return parsed.origin === SAME_SITE ? `${parsed.pathname}${parsed.search}${parsed.hash}` : undefined;
+  return /^https:\/\//i.test(url) && parsed.protocol === "https:" ? parsed.href : undefined;
 }
 
 function itemHtml(item: SharedItem): string {

@@ -2,25 +2,35 @@ import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { MAX_SHARED_LIST_LIMIT, SHARE_TOKEN_PATTERN } from "~/services/saved-items/sharing-schemas";
+import { sharedListExists } from "~/services/saved-items/sharing.server";
+import { assertSharedPageViewerWithinRate } from "~/services/usage/rate-limits.server";
 import { errorResponse } from "../envelope.server";
 import { requireProxyViewer } from "../front-doors/proxy-caller.server";
+import { proxiedClientAddressOf } from "../request-input.server";
 import { sharedListLiquid, sharedListNotFoundLiquid, sharedListUnavailableLiquid } from "./render-liquid";
 
-function liquid(status: number, body: string): Response {
+function liquid(status: number, body: string, headers: Record<string, string> = {}): Response {
   // no-store: a revoked link must stop showing at once, also in caches between.
   return new Response(body, {
     status,
-    headers: { "Content-Type": "application/liquid; charset=utf-8", "Cache-Control": "no-store" },
+    headers: { "Content-Type": "application/liquid; charset=utf-8", "Cache-Control": "no-store", ...headers },
   });
 }
 
 /**
  * GET /proxy/shared/<token> (the storefront's /apps/saved-items/shared/<token>): the list a share
- * token opens, read through the dispatcher (so it counts against the budget like list) by the
- * logged-in shopper or the shop's anonymous viewer. A token that opens nothing here is the 404
- * page, whatever the reason; a request the platform did not sign gets the JSON error envelope.
+ * token opens, by the logged-in shopper or the shop's anonymous viewer. The viewer's address has
+ * a rate of its own (SHARED_PAGE_VIEWER_RATE), then the token is looked up, and only a token that
+ * opens a list goes through the dispatcher (so it counts against the budget like list): a client
+ * trying tokens spends nothing of the shop's, and cannot stop its real links from showing. A token
+ * that opens nothing here is the 404 page, whatever the reason; a request the platform did not sign
+ * gets the JSON error envelope.
  */
-export async function sharedPageResponse(request: Request, token: string | undefined): Promise<Response> {
+export async function sharedPageResponse(
+  request: Request,
+  token: string | undefined,
+  context: unknown,
+): Promise<Response> {
   annotateRequest({ channel: "online-store", operation: "shared-page" });
   let caller;
   try {
@@ -32,12 +42,15 @@ export async function sharedPageResponse(request: Request, token: string | undef
   }
   if (token === undefined || !SHARE_TOKEN_PATTERN.test(token)) return liquid(404, sharedListNotFoundLiquid());
   try {
+    await assertSharedPageViewerWithinRate(caller.shop, proxiedClientAddressOf(context));
+    if (!(await sharedListExists(caller, token))) return liquid(404, sharedListNotFoundLiquid());
     const list = await dispatchSavedItems(caller, "shared-list", { token, limit: MAX_SHARED_LIST_LIMIT });
     return liquid(200, sharedListLiquid(list));
   } catch (error) {
     if (error instanceof ServiceError && error.code === "NOT_FOUND") return liquid(404, sharedListNotFoundLiquid());
     // Logged and counted as the envelope does; the shopper sees a page of the theme, not JSON.
-    const { status } = errorResponse(error);
-    return liquid(status, sharedListUnavailableLiquid());
+    const { status, headers } = errorResponse(error);
+    const retryAfter = headers.get("Retry-After");
+    return liquid(status, sharedListUnavailableLiquid(), retryAfter ? { "Retry-After": retryAfter } : {});
   }
 }

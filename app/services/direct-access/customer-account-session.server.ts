@@ -18,8 +18,17 @@ export async function exchangeCustomerAccountSessionToken(request: Request): Pro
 }
 
 /**
- * Verified as the library verifies it (HS256 with the app secret, 10 s skew), plus the audience
- * check the library skips. Not through authenticate.public.customerAccount: that throws bare
+ * How old a session token may be, and how long it may live. The platform's tokens live a minute or
+ * a few; the library accepts a token without exp, and one whose exp is years after its iat, and so
+ * would a leaked one forever. Here both exp and iat are required, iat no further back than this,
+ * and exp no further after iat.
+ */
+export const MAX_SESSION_TOKEN_SECONDS = 10 * 60;
+
+/**
+ * Verified as the library verifies it (HS256 with the app secret, 10 s skew, nbf and exp when
+ * present), plus the audience check the library skips, and exp and iat required and bounded
+ * (MAX_SESSION_TOKEN_SECONDS). Not through authenticate.public.customerAccount: that throws bare
  * 401/410 Responses an extension cannot read, and refuses any client whose User-Agent looks
  * automated, which says nothing about a request that carries a signed token.
  */
@@ -37,7 +46,10 @@ async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTP
       algorithms: ["HS256"],
       clockTolerance: 10,
       audience: SHOPIFY_API_KEY,
+      requiredClaims: ["exp", "iat"],
+      maxTokenAge: MAX_SESSION_TOKEN_SECONDS,
     });
+    if (payload.exp! - payload.iat! > MAX_SESSION_TOKEN_SECONDS) throw new Error("exp is too long after iat");
     return payload;
   } catch (error) {
     throw new ServiceError(
@@ -70,16 +82,23 @@ export function claimedShopOf(request: Request): string {
   }
 }
 
+/** A shop domain is at most 255 characters; with a scheme and a slash, a little more. */
+const MAX_DEST_LENGTH = 300;
+
 function shopFromDest(dest: unknown): string {
   const shop = normalisedDest(dest);
   if (!shop) throw new ServiceError("INVALID_TOKEN", "The session token does not name a shop");
   return shop;
 }
 
-/** dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it. */
+/**
+ * dest is a bare domain in the docs but may carry a scheme (and a trailing slash): normalise it.
+ * Read before the token is verified, so its length is bounded first: the trailing-slash pattern
+ * backtracks quadratically over a long run of slashes (16,000 took 457 ms).
+ */
 function normalisedDest(dest: unknown): string | undefined {
   const shop =
-    typeof dest === "string"
+    typeof dest === "string" && dest.length <= MAX_DEST_LENGTH
       ? dest
           .trim()
           .toLowerCase()

@@ -100,18 +100,42 @@ export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest)
   return { revoked: true };
 }
 
+/** The list a token opens in the caller's shop, as found by sharedListExists for this caller. */
+const foundLists = new WeakMap<Caller, { hash: string; list: ListNode }>();
+
 /**
  * The list a token opens in the caller's shop: the search by hash, then the returned node's
- * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
- * NOT_FOUND, with nothing that tells them apart.
+ * current hash must still be the token's.
  */
-export async function readSharedList(caller: Caller, input: SharedListQuery): Promise<SharedListResult> {
-  const hash = shareTokenHash(input.token);
+async function findSharedList(caller: Caller, hash: string): Promise<ListNode | undefined> {
+  const found = foundLists.get(caller);
+  if (found?.hash === hash) return found.list;
   const data = await runAdminGraphql<{ metaobjects: { nodes: ListNode[] } }>(caller.admin, FIND_SHARED, {
     type: SAVE_LIST_TYPE,
     query: `fields.share_token_hash:"${hash}"`,
   });
-  const list = data.metaobjects.nodes.find((node) => fieldOf(node, "share_token_hash") === hash);
+  return data.metaobjects.nodes.find((node) => fieldOf(node, "share_token_hash") === hash);
+}
+
+/**
+ * Whether a token opens a list in the caller's shop, asked before the dispatcher charges anything:
+ * the shared page answers an unknown or revoked token without touching the shop's budget or the
+ * rate its logged-out viewers share. What it found is kept for this caller (one request), so
+ * readSharedList does not search again.
+ */
+export async function sharedListExists(caller: Caller, token: string): Promise<boolean> {
+  const hash = shareTokenHash(token);
+  const list = await findSharedList(caller, hash);
+  if (list) foundLists.set(caller, { hash, list });
+  return list !== undefined;
+}
+
+/**
+ * The list a token opens in the caller's shop. Unknown, revoked and other shops' tokens are all
+ * NOT_FOUND, with nothing that tells them apart.
+ */
+export async function readSharedList(caller: Caller, input: SharedListQuery): Promise<SharedListResult> {
+  const list = await findSharedList(caller, shareTokenHash(input.token));
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   const page = await listActiveItems(caller.admin, list.handle, input.limit, undefined);
   return {

@@ -1,5 +1,7 @@
+import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
+import { addressKey } from "~/services/direct-access/exchange-limits.server";
 
 /**
  * One customer's operations on one shop: a burst of 30 (a page of hearts, a quick run of clicks)
@@ -8,11 +10,33 @@ import { ServiceError } from "~/lib/errors";
  */
 export const CUSTOMER_OPERATION_RATE = { capacity: 30, refillPerSecond: 2 } as const;
 
+/**
+ * One viewer address's opens of the shared page on one shop (docs/rate-limits.md, "Shared page"),
+ * valid links or not, taken before the token is looked up: a burst of 20, then one every 5 s. A
+ * person opening links never gets near it; a client trying tokens is stopped after 20 lookups,
+ * and spends neither the shop's budget nor the rate that logged-out viewers share.
+ */
+export const SHARED_PAGE_VIEWER_RATE = { capacity: 20, refillPerSecond: 0.2 } as const;
+
+/** RATE_LIMITED, with Retry-After, when the viewer's address is over its shared-page rate. */
+export async function assertSharedPageViewerWithinRate(shop: string, viewerAddress: string): Promise<void> {
+  const key = `rate:shared-page:${shop}:${addressKey(viewerAddress)}`;
+  await assertWithinRate(key, SHARED_PAGE_VIEWER_RATE, "Too many shared lists opened from this address");
+}
+
 /** RATE_LIMITED, with Retry-After, when the customer is over their rate. */
 export async function assertCustomerWithinRate(shop: string, customerGid: string): Promise<void> {
-  const decision = await getCoordinator().takeTokens(`rate:customer:${shop}:${customerGid}`, CUSTOMER_OPERATION_RATE);
+  await assertWithinRate(
+    `rate:customer:${shop}:${customerGid}`,
+    CUSTOMER_OPERATION_RATE,
+    "Too many requests from this customer",
+  );
+}
+
+async function assertWithinRate(key: string, rule: TokenBucketRule, who: string): Promise<void> {
+  const decision = await getCoordinator().takeTokens(key, rule);
   if (!decision.allowed) {
-    throw new ServiceError("RATE_LIMITED", "Too many requests from this customer; slow down and retry shortly", {
+    throw new ServiceError("RATE_LIMITED", `${who}; slow down and retry shortly`, {
       retryAfterSeconds: decision.retryAfterMs / 1000,
     });
   }
