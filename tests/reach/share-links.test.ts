@@ -122,6 +122,16 @@ describe("share links on the headless channel", () => {
     expect(refused).toMatchObject({ status: 402, body: { error: { code: "PLAN_LIMIT_REACHED" } } });
   });
 
+  test("a token that opens no list costs the shop's budget nothing", async () => {
+    await givenDirectShop();
+    await setMonthlyUsage(DEMO_SHOP, PLANS.scale.monthlyRequests - 1);
+    for (let guess = 0; guess < 3; guess++) {
+      const unknown = await headless("shared-list", undefined, { token: `guess-${guess}`.padEnd(43, "x") });
+      expect(unknown).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+    }
+    expect((await headless("save", aSaveRequest())).status).toBe(200);
+  });
+
   test("the lookup by hash is a schema-valid query on an admin-filterable field", async () => {
     await givenDirectShop();
     await saveItems();

@@ -19,7 +19,8 @@ import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas
  * The one entry point behind every channel: the customer's rate, the plan and channel gates, the
  * monthly budget, then the operation itself. Inputs arrive already validated at the edge. What a
  * retry can fix (RATE_LIMITED, PLATFORM_UPSTREAM_ERROR, INTERNAL_ERROR, or a batch none of whose
- * operations succeeded for such a reason) is given back to the budget: retries are free.
+ * operations succeeded for such a reason) is given back to the budget: retries are free. So is a
+ * share token that opens no list.
  */
 export async function dispatchSavedItems<Op extends OperationName>(
   caller: Caller,
@@ -39,7 +40,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   try {
     output = await handler(caller, input);
   } catch (error) {
-    if (!(error instanceof ServiceError) || error.retryable) charge.refund();
+    if (!(error instanceof ServiceError) || error.retryable || isUnknownShareToken(operation, error)) charge.refund();
     else countBudgetUnits(plan.key);
     throw error;
   }
@@ -69,6 +70,11 @@ function announceSaves<Op extends OperationName>(
       }),
     );
   }
+}
+
+/** A share token that opens no list costs the shop nothing, so guessing tokens cannot spend its budget. */
+function isUnknownShareToken(operation: OperationName, error: ServiceError): boolean {
+  return operation === "shared-list" && error.code === "NOT_FOUND";
 }
 
 function wholeBatchRetryable(result: BatchResult): boolean {
