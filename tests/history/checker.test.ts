@@ -248,7 +248,7 @@ describe("histories it accepts", () => {
 
   test("a linearizable history of 50,000 operations over 400 items, some with unknown outcomes, in a small search", () => {
     const operations = simulated(50_000, 100, 4, 7);
-    // The work bound instead of a clock: no answer needs more than 5,000 configurations explored (about 2,000 do).
+    // The work bound instead of a clock: no answer needs more than 5,000 configurations explored.
     const result = checkHistory(operations, { maxConfigurations: 5_000 });
     expect(result.anomalies).toEqual([]);
     expect(result.inconclusive).toEqual([]);
