@@ -43,23 +43,20 @@ export function sendReading(agent: http.Agent, request: LoadRequest): Promise<{ 
       headers["content-type"] ??= "application/json";
       headers["content-length"] = String(Buffer.byteLength(request.body));
     }
-    const req = http.request(
-      request.url,
-      { method: request.method, agent, headers, timeout: request.timeoutMs ?? 30_000 },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).toString("utf8");
-          const outcome: Outcome = { status, ms: performance.now() - started };
-          // Only answers that are not 200 are parsed: the generator must stay cheap next to the app.
-          if (status !== 200) outcome.code = envelopeCode(text);
-          resolve({ outcome, text });
-        });
-        res.on("error", failed);
-      },
-    );
+    const timeout = request.timeoutMs ?? 30_000;
+    const req = http.request(request.url, { method: request.method, agent, headers, timeout }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const status = res.statusCode ?? 0;
+        const text = Buffer.concat(chunks).toString("utf8");
+        const outcome: Outcome = { status, ms: performance.now() - started };
+        // Only answers that are not 200 are parsed: the generator must stay cheap next to the app.
+        if (status !== 200) outcome.code = envelopeCode(text);
+        resolve({ outcome, text });
+      });
+      res.on("error", failed);
+    });
     req.on("timeout", () => req.destroy(new Error("client timeout")));
     req.on("error", failed);
     req.end(request.body);

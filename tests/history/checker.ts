@@ -187,6 +187,13 @@ function checkList(
       continue;
     }
 
+    // Unknown writes to an item nothing in flight reads or writes can wait: they stay available, and
+    // only an operation on that item (a list reads them all) can tell whether one took effect.
+    const observed = new Array<boolean>(items.length).fill(false);
+    for (const other of [operation, ...inFlight.values()]) {
+      if (other.kind === "list") observed.fill(true);
+      else if (other.item !== undefined && itemIndex.has(other.item)) observed[itemIndex.get(other.item)!] = true;
+    }
     // A configuration that used no more unknown writes than one already explored reaches nothing new.
     const explored = new ParetoSet();
     const reached = new ParetoSet();
@@ -219,8 +226,14 @@ function checkList(
           used: configuration.used,
         });
       }
+      const available = (unknown: number) => configuration.used[unknown]! < invoked[unknown]!;
       for (let unknown = 0; unknown < unknownKinds; unknown++) {
-        if (configuration.used[unknown]! >= invoked[unknown]!) continue;
+        if (!observed[Math.floor(unknown / 3)] || !available(unknown)) continue;
+        // A toggle does all a save or a remove does and more: it is kept while one of those can do the same.
+        if (unknown % 3 === 2) {
+          const active = stateOf(configuration.states, Math.floor(unknown / 3)) === ACTIVE;
+          if (available(unknown - (active ? 1 : 2))) continue;
+        }
         const next = applyUnknown(unknown, configuration.states);
         if (next === undefined) continue;
         const used = [...configuration.used];
@@ -286,7 +299,20 @@ function hintFor(operation: Operation): string {
   }
 }
 
-/** Configurations by states and in-flight set, keeping only those no other one used fewer unknown writes than. */
+/** Configurations by states and in-flight set, keeping only those no other one covers. */
+/**
+ * Whether `better` can do whatever `worse` can with the unknown writes each has left: per item, as
+ * many saves, removes and toggles, or toggles for the saves and removes it lacks (a toggle activates
+ * what a save activates and removes what a remove removes).
+ */
+function covers(better: number[], worse: number[]): boolean {
+  for (let index = 0; index < better.length; index += 3) {
+    const lacking = Math.max(0, better[index]! - worse[index]!) + Math.max(0, better[index + 1]! - worse[index + 1]!);
+    if (lacking > worse[index + 2]! - better[index + 2]!) return false;
+  }
+  return true;
+}
+
 class ParetoSet {
   private readonly groups = new Map<string, Configuration[]>();
   size = 0;
@@ -295,8 +321,8 @@ class ParetoSet {
   add(configuration: Configuration): boolean {
     const key = `${configuration.states}|${configuration.linearized.join(",")}`;
     const group = this.groups.get(key) ?? [];
-    if (group.some((other) => other.used.every((count, index) => count <= configuration.used[index]!))) return false;
-    const kept = group.filter((other) => !configuration.used.every((count, index) => count <= other.used[index]!));
+    if (group.some((other) => covers(other.used, configuration.used))) return false;
+    const kept = group.filter((other) => !covers(configuration.used, other.used));
     this.size += kept.length + 1 - group.length;
     kept.push(configuration);
     this.groups.set(key, kept);

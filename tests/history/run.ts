@@ -185,6 +185,9 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await readEveryList(workload, recorder);
     const platform = usageDelta(usageBefore, await sandbox.usage(HISTORY_SHOP));
+    // Before the check, which holds the event loop: a signal meanwhile could not stop anything.
+    await cleanup.run();
+    log("everything the run started is stopped; checking the history");
 
     const itemsByList = new Map(customers.map((customer) => [listKey(HISTORY_SHOP, customer), items]));
     const check = checkHistory(recorder.operations, { items: itemsByList });
