@@ -1,7 +1,7 @@
 // What a history run prints: the operations and their answers, the anomalies with the operations
 // that show each, and how available the service was in each fault window.
 import { formatAnswers, printTable } from "../bench/stats";
-import { answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
+import { WRITE_KINDS, answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
 import type { RunResult } from "./run";
 
 /** Anomalies printed in full; the rest are counted. */
@@ -67,6 +67,12 @@ export function printReport(result: RunResult, print: (line: string) => void = c
         );
         const ok = own.filter((operation) => outcomeOf(operation) === "known").length;
         const errors = own.filter((operation) => outcomeOf(operation) !== "known");
+        // A Redis outage must leave reads served while writes are refused: the two are told apart.
+        const share = (reads: boolean) => {
+          const kind = own.filter((operation) => (WRITE_KINDS as readonly string[]).includes(operation.kind) !== reads);
+          const served = kind.filter((operation) => outcomeOf(operation) === "known").length;
+          return kind.length ? `${((100 * served) / kind.length).toFixed(0)}%` : "-";
+        };
         return {
           window: window.name,
           from: `${((window.startedAt - origin) / 1000).toFixed(1)} s`,
@@ -79,6 +85,8 @@ export function printReport(result: RunResult, print: (line: string) => void = c
             ).length,
           ),
           ok: own.length ? `${String(ok)} (${((100 * ok) / own.length).toFixed(0)}%)` : "0",
+          "reads ok": share(true),
+          "writes ok": share(false),
           errors: countBy(errors, (operation) => `${operation.status} ${operation.code ?? ""}`.trim()) || "-",
         };
       }),
