@@ -8,6 +8,8 @@ import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
 import { platformServer } from "../support/platform";
+import { customerAccountSessionToken } from "../support/session-token";
+import { TEST_ENV } from "../setup/test-env";
 import {
   freshDatabaseUrl,
   parseRawResponse,
@@ -248,4 +250,35 @@ describe("slow clients", () => {
       await slow.stop();
     }
   }, 60_000);
+});
+
+describe("customer-account session tokens", () => {
+  const exchange = async (overrides: Record<string, unknown>) => {
+    const token = await customerAccountSessionToken({
+      shop: "demo.myshopify.com",
+      apiKey: TEST_ENV.SHOPIFY_API_KEY,
+      apiSecret: TEST_ENV.SHOPIFY_API_SECRET,
+      customerGid: "gid://shopify/Customer/1001",
+      overrides,
+    });
+    const response = await send(`${server.url}/api/customer-account/auth/exchange`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Origin: "https://extensions.shopifycdn.com",
+      },
+      body: "{}",
+    });
+    return { status: response.status, code: JSON.parse(response.body).error?.code };
+  };
+
+  test("one without exp, or issued a year ago, is refused before anything else", async () => {
+    const yearAgo = Math.floor(Date.now() / 1000) - 365 * 24 * 3600;
+    expect(await exchange({ exp: undefined })).toEqual({ status: 401, code: "INVALID_TOKEN" });
+    expect(await exchange({ iat: yearAgo, nbf: yearAgo, exp: yearAgo + 2 * 365 * 24 * 3600 })).toEqual({
+      status: 401,
+      code: "INVALID_TOKEN",
+    });
+  });
 });
