@@ -106,16 +106,12 @@ async function inject(name: FaultName, targets: FaultTargets, faultMs: number, t
     case "instance-stop":
     case "instance-kill": {
       const alive = (await instances(targets.sandboxUrl)).filter((instance) => isAlive(instance.pid));
-      // Killing the last one would leave nothing to measure for the rest of the run.
-      if (name === "instance-kill" && alive.length < 2) {
-        await sleep(faultMs);
-        return `skipped: ${alive.length} instance alive (the sandbox does not restart one yet)`;
-      }
       const target = alive[turn % Math.max(alive.length, 1)];
       if (!target) return "skipped: no instance alive";
       if (name === "instance-kill") {
         process.kill(target.pid, "SIGKILL");
         await sleep(faultMs);
+        // The sandbox starts a killed instance again, the only one too.
         return `instance ${target.index} (pid ${target.pid}) killed (SIGKILL)`;
       }
       process.kill(target.pid, "SIGSTOP");
