@@ -9,7 +9,7 @@ import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { descendantsOf, isAlive } from "../support/processes";
 import { signedProxyUrl } from "../support/proxy-signature";
-import { redisUnavailableReason } from "./support";
+import { listInstances, redisUnavailableReason } from "./support";
 
 const skip = redisUnavailableReason();
 const DEMO = "demo.myshopify.com";
@@ -28,16 +28,6 @@ afterAll(async () => {
   for (const pid of stopped) if (isAlive(pid)) process.kill(pid, "SIGCONT");
   await sandbox?.stop();
 });
-
-interface InstanceInfo {
-  index: number;
-  url: string;
-  pid: number;
-  accepting: boolean;
-  healthy: boolean;
-}
-const listInstances = async () =>
-  ((await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: InstanceInfo[] }).instances;
 
 const identity = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid });
 
@@ -76,7 +66,7 @@ async function answeredBy(requestId: string): Promise<number> {
 
 describe.skipIf(skip)("an instance that hangs or dies", () => {
   test("a hung instance: what it holds is answered 504 and not sent elsewhere, the other answers the rest, and it comes back", async () => {
-    const [first, second] = await listInstances();
+    const [first, second] = await listInstances(sandbox.url);
     expect([first!.healthy, second!.healthy]).toEqual([true, true]);
     // Slow platform answers keep both saves inside their instances (one each, in turn) while the second one is stopped.
     await emulator.setLatency(3_000);
@@ -102,7 +92,7 @@ describe.skipIf(skip)("an instance that hangs or dies", () => {
     });
     expect(await answeredBy(served.requestId)).toBe(1);
     await expect
-      .poll(async () => (await listInstances())[1], { timeout: 10_000 })
+      .poll(async () => (await listInstances(sandbox.url))[1], { timeout: 10_000 })
       .toMatchObject({ pid: second!.pid, healthy: false });
 
     // Out of the rotation: every request is answered, all by the first instance.
@@ -117,7 +107,7 @@ describe.skipIf(skip)("an instance that hangs or dies", () => {
     process.kill(second!.pid, "SIGCONT");
     stopped.delete(second!.pid);
     await expect
-      .poll(async () => (await listInstances())[1], { timeout: 10_000 })
+      .poll(async () => (await listInstances(sandbox.url))[1], { timeout: 10_000 })
       .toMatchObject({ pid: second!.pid, accepting: true, healthy: true });
     const answeredByEach = new Set<number>();
     for (let call = 0; call < 2; call++) answeredByEach.add(await answeredBy((await isSaved("64004")).requestId));
@@ -126,19 +116,19 @@ describe.skipIf(skip)("an instance that hangs or dies", () => {
   }, 90_000);
 
   test("a killed instance is started again, with a new process, while the other answers", async () => {
-    const [victim] = await listInstances();
+    const [victim] = await listInstances(sandbox.url);
     process.kill(victim!.pid, "SIGKILL");
     for (let call = 0; call < 3; call++) expect((await isSaved("64005")).status).toBe(200);
     await expect
       .poll(
         async () => {
-          const [first] = await listInstances();
+          const [first] = await listInstances(sandbox.url);
           return first!.pid !== victim!.pid && first!.accepting && first!.healthy;
         },
         { timeout: 60_000 },
       )
       .toBe(true);
-    const [restarted] = await listInstances();
+    const [restarted] = await listInstances(sandbox.url);
     expect(isAlive(restarted!.pid)).toBe(true);
     expect(sandbox.output()).toContain(
       `[sandbox] instance 1 (pid ${victim!.pid}) exited (signal SIGKILL); starting it again`,
@@ -152,7 +142,7 @@ describe.skipIf(skip)("an instance that hangs or dies", () => {
   // Last: it stops the sandbox.
   test("SIGTERM stops every process, the instance started again among them", async () => {
     const family = descendantsOf(sandbox.pid);
-    const instances = await listInstances();
+    const instances = await listInstances(sandbox.url);
     expect(family).toEqual(expect.arrayContaining(instances.map((instance) => instance.pid)));
     await sandbox.stop();
     await expect.poll(() => family.filter(isAlive), { timeout: 15_000 }).toEqual([]);

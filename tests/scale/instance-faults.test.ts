@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import { callSandboxProxy as call } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
-import { redisUnavailableReason } from "./support";
+import { listInstances, redisUnavailableReason } from "./support";
 
 const skip = redisUnavailableReason();
 const DEMO = "demo.myshopify.com";
@@ -21,19 +21,11 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
-interface InstanceInfo {
-  index: number;
-  url: string;
-  pid: number;
-}
-const listInstances = async () =>
-  ((await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: InstanceInfo[] }).instances;
-
 const identity = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid });
 
 describe.skipIf(skip)("instances that die or are replaced", () => {
   test("a rolling restart of both instances under load drops no request", async () => {
-    const before = await listInstances();
+    const before = await listInstances(sandbox.url);
     let running = true;
     const answeredAt: number[] = [];
     const failures: string[] = [];
@@ -68,14 +60,14 @@ describe.skipIf(skip)("instances that die or are replaced", () => {
     // The load overlapped the restart: each of the four shoppers was answered a few times meanwhile.
     const duringRestart = answeredAt.filter((at) => at >= restartBegan && at <= restartEnded);
     expect(duringRestart.length).toBeGreaterThanOrEqual(8);
-    const after = await listInstances();
+    const after = await listInstances(sandbox.url);
     expect(after.map((instance) => instance.pid)).not.toEqual(
       expect.arrayContaining(before.map((instance) => instance.pid)),
     );
   }, 120_000);
 
   test("an instance killed in the middle of a save: the client gets an error, the other instance tells the truth", async () => {
-    const [victim, survivor] = await listInstances();
+    const [victim, survivor] = await listInstances(sandbox.url);
     const gid = "gid://shopify/Product/62001";
     await emulator.setLatency(1_500);
     const save = call(victim!.url, "/proxy/api/save", {

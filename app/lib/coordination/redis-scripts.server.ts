@@ -17,18 +17,40 @@ function defineScript(lua: string): Script {
 }
 
 /**
+ * Lua helpers the scripts share. `increment`: a counter that, when missing (first use, or Redis lost
+ * its data), restarts from the server's time in microseconds, so its values keep increasing across a
+ * restart without persistence as long as fewer than one was drawn per microsecond before it.
+ * `currentEpoch`: the epoch, set to `fresh` when missing.
+ */
+const SHARED = `
+local function increment(counter)
+  local value = redis.call('INCR', counter)
+  if value == 1 then
+    local now = redis.call('TIME')
+    redis.call('SET', counter, now[1] .. string.sub('00000' .. now[2], -6))
+    value = redis.call('INCR', counter)
+  end
+  return value
+end
+local function currentEpoch(key, fresh)
+  local epoch = redis.call('GET', key)
+  if epoch then return epoch end
+  redis.call('SET', key, fresh)
+  return fresh
+end
+`;
+
+/**
  * KEYS: the fence counter, the embargo, then the lock keys in sorted order. ARGV: token, lease (ms).
  * Takes the locks in order and stops at the first one held by someone else, keeping the ones
  * before it (the sorted order is what makes holding them while waiting deadlock-free).
  * Returns {taken, lease left on the blocking lock (ms)}, or {taken = all, fence} once every lock
  * is held. While the embargo lasts (Redis lost its data, and locks it had may still have writes
  * in flight) nothing is taken: {0, embargo left}. The fence is drawn only once every lock is held,
- * after every earlier holder of these keys drew theirs. A fence counter that is missing (first
- * use, or Redis lost its data) restarts from the server's time in microseconds, so fences keep
- * increasing across a restart without persistence as long as fewer than one lock was taken per
- * microsecond before it.
+ * after every earlier holder of these keys drew theirs, from a counter that keeps increasing
+ * across a restart (`increment`).
  */
-export const acquireLocks = defineScript(`
+export const acquireLocks = defineScript(`${SHARED}
 local embargo = redis.call('PTTL', KEYS[2])
 if embargo > 0 then return {0, embargo} end
 for i = 3, #KEYS do
@@ -36,13 +58,7 @@ for i = 3, #KEYS do
     return {i - 3, redis.call('PTTL', KEYS[i])}
   end
 end
-local fence = redis.call('INCR', KEYS[1])
-if fence == 1 then
-  local now = redis.call('TIME')
-  redis.call('SET', KEYS[1], now[1] .. string.sub('00000' .. now[2], -6))
-  fence = redis.call('INCR', KEYS[1])
-end
-return {#KEYS - 2, fence}
+return {#KEYS - 2, increment(KEYS[1])}
 `);
 
 /** KEYS: lock keys. ARGV: token, lease (ms). Extends the locks still held by token; returns how many. */
@@ -110,12 +126,8 @@ return math.ceil((cost - tokens) / rate * 1000)
  * and with it the locks of writes that may still be in flight; the embargo holds back new locks and
  * cache fills until those writes have landed (or timed out).
  */
-export const readEpoch = defineScript(`
-local epoch = redis.call('GET', KEYS[1])
-if not epoch then
-  epoch = ARGV[1]
-  redis.call('SET', KEYS[1], epoch)
-end
+export const readEpoch = defineScript(`${SHARED}
+local epoch = currentEpoch(KEYS[1], ARGV[1])
 local embargo = tonumber(ARGV[3])
 if ARGV[2] ~= '' and ARGV[2] ~= epoch and embargo > 0 and redis.call('PTTL', KEYS[2]) < embargo then
   redis.call('SET', KEYS[2], '1', 'PX', embargo)
@@ -123,26 +135,13 @@ end
 return epoch
 `);
 
-/**
- * A field's version: drawn from one counter per key prefix, so a version never repeats for a field
- * even when its hash expires and is written again. A missing counter restarts from the server's
- * time in microseconds, as the fence does.
- */
-const NEXT_VERSION = `
-local function nextVersion(counter)
-  local version = redis.call('INCR', counter)
-  if version == 1 then
-    local now = redis.call('TIME')
-    redis.call('SET', counter, now[1] .. string.sub('00000' .. now[2], -6))
-    version = redis.call('INCR', counter)
-  end
-  return version
-end
+/** Writes a field with a version drawn from one counter, so a version never repeats even when the hash expires and is written again. */
+const WRITE_FIELD = `${SHARED}
 local function write(hash, field, value, ttl, counter)
   if value == '' then
     redis.call('HDEL', hash, field, field .. '#v')
   else
-    redis.call('HSET', hash, field, value, field .. '#v', nextVersion(counter))
+    redis.call('HSET', hash, field, value, field .. '#v', increment(counter))
   end
   redis.call('PEXPIRE', hash, ttl)
 end
@@ -154,7 +153,7 @@ end
  * changed the field since it was read (compare-and-set on a version kept beside it); returns 1
  * when written, 0 when not.
  */
-export const compareAndSetField = defineScript(`${NEXT_VERSION}
+export const compareAndSetField = defineScript(`${WRITE_FIELD}
 local version = redis.call('HGET', KEYS[1], ARGV[1] .. '#v') or ''
 if version ~= ARGV[2] then return 0 end
 write(KEYS[1], ARGV[1], ARGV[3], ARGV[4], KEYS[2])
@@ -168,12 +167,8 @@ return 1
  * after Redis lost its data. An epoch found missing (its keys deleted while connections stayed up)
  * starts anew here, so what was read before the loss still never matches.
  */
-export const readVersionedField = defineScript(`
-local epoch = redis.call('GET', KEYS[2])
-if not epoch then
-  epoch = ARGV[2]
-  redis.call('SET', KEYS[2], epoch)
-end
+export const readVersionedField = defineScript(`${SHARED}
+local epoch = currentEpoch(KEYS[2], ARGV[2])
 local found = redis.call('HMGET', KEYS[1], ARGV[1], ARGV[1] .. '#v', '#removed')
 return {found[1], epoch .. '/' .. (found[2] or '') .. '/' .. (found[3] or '')}
 `);
@@ -184,7 +179,7 @@ return {found[1], epoch .. '/' .. (found[2] or '') .. '/' .. (found[3] or '')}
  * still the field's (nothing changed it or removed the hash, Redis kept its data) and no embargo
  * holds; returns 1 when written, 0 when not.
  */
-export const installField = defineScript(`${NEXT_VERSION}
+export const installField = defineScript(`${WRITE_FIELD}
 local epoch = redis.call('GET', KEYS[2])
 if not epoch or redis.call('PTTL', KEYS[3]) > 0 then return 0 end
 local found = redis.call('HMGET', KEYS[1], ARGV[1] .. '#v', '#removed')
@@ -197,8 +192,8 @@ return 1
  * KEYS: a hash, the version counter. ARGV: how long the removal is remembered (ms). Empties the
  * hash, leaving a mark of the removal that a token read before it does not match.
  */
-export const removeHash = defineScript(`${NEXT_VERSION}
+export const removeHash = defineScript(`${WRITE_FIELD}
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], '#removed', nextVersion(KEYS[2]))
+redis.call('HSET', KEYS[1], '#removed', increment(KEYS[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 `);
