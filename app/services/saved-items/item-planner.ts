@@ -149,19 +149,3 @@ function activationFields(change: PlannedChange, savedAt: string): Record<string
     ...(change.snapshot ? { snapshot: change.snapshot } : {}),
   };
 }
-
-/** What a write's answer from the platform means for the change and for the cache. */
-export type WriteResult =
-  | { ok: true; item: KnownItem }
-  | { ok: false; refused: string }
-  /** The request carrying the write failed as a whole: whether the platform applied it is unknown. */
-  | { ok: false; unknown: ServiceError };
-
-export function outcomeOf(result: WriteResult): ChangeOutcome {
-  if (result.ok) return { ok: true, result: { id: result.item.id!, state: result.item.status } };
-  if ("unknown" in result) return { ok: false, error: result.unknown };
-  return {
-    ok: false,
-    error: new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused the write: ${result.refused}`),
-  };
-}

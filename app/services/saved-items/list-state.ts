@@ -66,13 +66,6 @@ export function lookUpItem(state: ListState, handle: string): KnownItem | "inact
   return state.complete ? "inactive" : undefined;
 }
 
-/** Whether the state says the item is active, or undefined when it cannot say. */
-export function knownActive(state: ListState, handle: string): boolean | undefined {
-  const known = lookUpItem(state, handle);
-  if (known === undefined) return undefined;
-  return known !== "inactive" && known.status === "active";
-}
-
 /**
  * The state with observed items in it. Pending marks stay unless `settlesPending` (only the
  * holder of the list's lock settles them); `complete` sets the flag.
@@ -119,20 +112,17 @@ export function fencedChange(
   return (current) => ((current?.fence ?? -Infinity) > fence ? current : { ...change(current), fence });
 }
 
-/** The list's active items, newest save first (the platform's updated_at order). */
-export function activeItems(state: ListState): KnownItem[] {
-  return Object.values(state.items)
-    .filter((item): item is KnownItem => !isPending(item) && item.status === "active")
-    .sort((a, b) => b.stampMs - a.stampMs || (b.id ?? "").localeCompare(a.id ?? ""));
-}
-
-/** The handles of the list's active items, newest save first: the list's index when the state is complete. */
-export function activeHandles(state: ListState): string[] {
+/** The list's active items by handle, newest save first (the platform's updated_at order). */
+function activeEntries(state: ListState): [string, KnownItem][] {
   return Object.entries(state.items)
     .filter((entry): entry is [string, KnownItem] => !isPending(entry[1]) && entry[1].status === "active")
-    .sort(([, a], [, b]) => b.stampMs - a.stampMs || (b.id ?? "").localeCompare(a.id ?? ""))
-    .map(([handle]) => handle);
+    .sort(([, a], [, b]) => b.stampMs - a.stampMs || (b.id ?? "").localeCompare(a.id ?? ""));
 }
+
+export const activeItems = (state: ListState): KnownItem[] => activeEntries(state).map(([, item]) => item);
+
+/** The handles of the list's active items, newest save first: the list's index when the state is complete. */
+export const activeHandles = (state: ListState): string[] => activeEntries(state).map(([handle]) => handle);
 
 export function pendingHandles(state: ListState): string[] {
   return Object.entries(state.items)
