@@ -20,9 +20,12 @@ import { useEffect, useState } from "react";
 import { BarChart } from "~/components/bar-chart";
 import { TitledCard } from "~/components/titled-card";
 import { insightsAction, type InsightsActionResult } from "~/edge/admin-insights.server";
+import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import type { CatalogueEntry } from "~/services/insights/catalogue.server";
 import { getInsightsPage } from "~/services/insights/insights.server";
+
+export const meta = pageTitle("Insights");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { admin } = await requireAdminShop(request);

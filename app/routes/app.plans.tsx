@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Box, Button, Card, InlineGrid, List, Page, Text } from "@shopify/polaris";
+import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { getPlansOverview } from "~/services/merchant-pages/plan-overview.server";
+
+export const meta = pageTitle("Plans");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);

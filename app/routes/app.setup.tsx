@@ -3,9 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Box, Button, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { TitledCard } from "~/components/titled-card";
 import { getEnv } from "~/config/env.server";
+import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
+
+export const meta = pageTitle("Setup");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan } = await requireAdminShop(request);
@@ -35,8 +38,9 @@ function CopyableExample({ title, code }: { title: string; code: string }) {
         </Text>
         <Button onClick={copy}>Copy</Button>
       </InlineStack>
-      <Box background="bg-surface-secondary" padding="300" borderRadius="200" overflowX="scroll">
-        <pre style={{ margin: 0, fontSize: 13 }}>
+      <Box background="bg-surface-secondary" padding="300" borderRadius="200">
+        {/* The block scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it too. */}
+        <pre tabIndex={0} role="region" aria-label={title} style={{ margin: 0, fontSize: 13, overflowX: "auto" }}>
           <code>{code}</code>
         </pre>
       </Box>

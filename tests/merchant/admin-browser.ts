@@ -1,0 +1,42 @@
+// Opening the embedded admin pages of a running sandbox in Chromium, as the admin's iframe opens
+// them: a document request carrying a valid session token (id_token) signed with the sandbox's secret.
+import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import type { Browser, Page } from "playwright-core";
+import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { BROWSER_AGENT } from "../support/insights";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"];
+
+export const ADMIN_PAGES = [
+  { name: "Home", path: "/app" },
+  { name: "Plans", path: "/app/plans" },
+  { name: "Setup", path: "/app/setup" },
+  { name: "Insights", path: "/app/insights" },
+] as const;
+
+/** A signed admin URL of `pagePath` for the seeded shop `store` (its name without .myshopify.com). */
+export async function adminUrl(baseUrl: string, pagePath: string, store = "demo"): Promise<string> {
+  const credentials = {
+    type: RequestType.Admin,
+    store,
+    apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
+    apiSecretKey: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
+  } as const;
+  return (await setUpValidRequest(credentials, new Request(new URL(pagePath, baseUrl)))).url;
+}
+
+/**
+ * A page as the admin's iframe would be without App Bridge: its CDN script is blocked (nothing
+ * is fetched from outside), so the pages run as their server render plus hydration.
+ */
+export async function adminPage(browser: Browser, viewport = { width: 1200, height: 900 }): Promise<Page> {
+  // The library refuses bot user agents, and headless Chromium announces itself as one.
+  const page = await browser.newPage({ viewport, userAgent: BROWSER_AGENT });
+  await page.route("https://cdn.shopify.com/**", (route) => route.abort());
+  return page;
+}
+
+/** Resolves once React has hydrated the page: Remix's router is created by hydration. */
+export const hydrated = (page: Page) =>
+  page.waitForFunction(() => "__remixRouter" in window && document.readyState === "complete");
