@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, test, vi } from "vitest";
@@ -11,6 +11,9 @@ import { loader as setupLoader } from "~/routes/app.setup";
 import { PAGE_LOAD_WINDOW_MS } from "~/services/billing/plan-refresh.server";
 import { APP_HANDLE } from "~/services/billing/pricing-page";
 import { PLAN_KEYS, PLANS } from "~/services/plans";
+import { writeStoredInsights } from "~/services/insights/insights-store.server";
+import { themeItems } from "~/services/merchant-pages/theme-extension";
+import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { TEST_ENV } from "../setup/test-env";
 import { adminRequest, deliverWebhook, loadAdmin } from "../support/admin";
 import { givenShop } from "../support/app";
@@ -74,6 +77,89 @@ describe("admin pages, loaded with a valid admin session", () => {
         { channel: "customer-account", label: "Customer account", enabled: true, requiredPlan: "Pro" },
         { channel: "headless", label: "Headless", enabled: false, requiredPlan: "Scale" },
       ],
+      figures: null,
+      themeItems: expect.any(Array),
+    });
+  });
+
+  test("Home: the theme embed's and blocks' deep links into the theme editor, one per item", async () => {
+    const shop = await givenShop();
+    const { themeItems } = await loadAdmin(homeLoader, "/app", shop);
+    const links = themeItems.map(({ handle, kind, editorUrl }) => {
+      const url = new URL(editorUrl);
+      return { handle, kind, at: `${url.origin}${url.pathname}`, query: Object.fromEntries(url.searchParams) };
+    });
+    const at = `https://${shop}/admin/themes/current/editor`;
+    const key = TEST_ENV.SHOPIFY_API_KEY;
+    expect(links).toEqual([
+      {
+        handle: "saved-items-embed",
+        kind: "embed",
+        at,
+        query: { context: "apps", activateAppId: `${key}/saved-items-embed` },
+      },
+      {
+        handle: "save-button",
+        kind: "block",
+        at,
+        query: { template: "product", addAppBlockId: `${key}/save-button`, target: "mainSection" },
+      },
+      {
+        handle: "saved-items",
+        kind: "block",
+        at,
+        query: { template: "index", addAppBlockId: `${key}/saved-items`, target: "newAppsSection" },
+      },
+    ]);
+  });
+
+  test("Home's theme items are the extension's: each handle a block file, each name its schema's, the embed the only body target", () => {
+    const blocksDir = path.resolve(import.meta.dirname, "../../extensions/saved-items-theme/blocks");
+    const schemas = new Map(
+      readdirSync(blocksDir).map((file) => {
+        const liquid = readFileSync(path.join(blocksDir, file), "utf8");
+        const schema = JSON.parse(liquid.split("{% schema %}")[1]!.split("{% endschema %}")[0]!) as {
+          name: string;
+          target: string;
+        };
+        return [file.replace(/\.liquid$/, ""), schema];
+      }),
+    );
+    const items = themeItems("demo.myshopify.com", "key");
+    expect(items.map((item) => item.handle).sort()).toEqual([...schemas.keys()].sort());
+    for (const item of items) {
+      const schema = schemas.get(item.handle)!;
+      expect(schema.name).toBe(item.name);
+      expect(schema.target === "section" ? "block" : "embed").toBe(item.kind);
+    }
+  });
+
+  test("Home's key figures: those of the last Insights refresh, none before one", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    expect((await loadAdmin(homeLoader, "/app", shop)).figures).toBeNull();
+    const savesPerDay = Array.from({ length: 35 }, (_, index) => ({
+      date: `day-${index}`,
+      saves: index < 5 ? 100 : 2,
+    }));
+    await writeStoredInsights(offlineAdminClient(shop), {
+      summary: {
+        computedAt: "2026-11-20T15:30:00.000Z",
+        operation: "gid://shopify/BulkOperation/1",
+        totalItems: 400,
+        activeItems: 321,
+        activeShoppers: 45,
+        savesPerDay,
+        topProducts: [],
+        topVariants: [],
+        week: { thisWeek: 14, lastWeek: 9, top: [] },
+      },
+    });
+    expect((await loadAdmin(homeLoader, "/app", shop)).figures).toEqual({
+      asOf: "2026-11-20T15:30:00.000Z",
+      activeShoppers: 45,
+      activeItems: 321,
+      savesLast30Days: 60,
+      savesThisWeek: 14,
     });
   });
 

@@ -1,8 +1,6 @@
 import type { Plan } from "~/services/plans";
 import { cheapestPlanWith } from "./plan-overview.server";
-
-/** The theme app extension's block handle: the file name of blocks/save-button.liquid. */
-export const THEME_BLOCK_HANDLE = "save-button";
+import { themeItems } from "./theme-extension";
 
 export interface SetupGuideInput {
   shop: string;
@@ -21,12 +19,8 @@ type ChannelGuide =
  */
 export function buildSetupGuide({ shop, plan, appUrl, apiKey }: SetupGuideInput) {
   const base = appUrl.replace(/\/$/, "");
-  const editor = new URL(`https://${shop}/admin/themes/current/editor`);
-  editor.searchParams.set("template", "product");
-  editor.searchParams.set("addAppBlockId", `${apiKey}/${THEME_BLOCK_HANDLE}`);
-  editor.searchParams.set("target", "mainSection");
   return {
-    themeEditorUrl: editor.toString(),
+    themeEditorUrl: themeItems(shop, apiKey).find((item) => item.handle === "save-button")!.editorUrl,
     storefrontProxyUrl: `https://${shop}/apps/saved-items`,
     customerAccount: channelGuide(plan, "customer-account", () => [
       {
