@@ -7,25 +7,12 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { startSandbox } from "../sandbox/sandbox-process";
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { signedProxyUrl } from "../support/proxy-signature";
+import { adminUrl } from "./admin-browser";
 
 const outDir = path.join(import.meta.dirname, "screenshots");
 mkdirSync(outDir, { recursive: true });
 const sandbox = await startSandbox();
-// An embedded admin document request with a valid session token, signed with the sandbox's secret.
-const adminUrl = async (pagePath: string) =>
-  (
-    await setUpValidRequest(
-      {
-        type: RequestType.Admin,
-        store: "demo",
-        apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
-        apiSecretKey: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
-      },
-      new Request(new URL(pagePath, sandbox.url)),
-    )
-  ).url;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || undefined,
   args: ["--no-sandbox"],
@@ -59,7 +46,7 @@ try {
     ["admin-plans", "/app/plans"],
     ["admin-setup", "/app/setup"],
   ] as const) {
-    await page.goto(await adminUrl(pagePath), { waitUntil: "load" });
+    await page.goto(await adminUrl(sandbox.url, pagePath), { waitUntil: "load" });
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(outDir, `${name}.png`), fullPage: true });
     console.log(`saved ${path.join(outDir, `${name}.png`)}`);
