@@ -13,7 +13,7 @@ const schema = gunzipSync(readFileSync(`./tests/emulator/schemas/admin-${ADMIN_A
   "utf8",
 );
 
-const config: IGraphQLConfig = {
+const config = {
   projects: {
     default: {
       schema,
@@ -37,6 +37,6 @@ const config: IGraphQLConfig = {
       },
     },
   },
-};
+} satisfies IGraphQLConfig;
 
 export default config;
