@@ -16,6 +16,7 @@ export default tseslint.config(
       "extensions/saved-items-theme/assets/",
       "extensions/*/dist/",
       "extensions/*/shopify.d.ts",
+      "app/types/",
     ],
   },
   js.configs.recommended,

@@ -11,8 +11,20 @@ import { platformFetch } from "./platform-fetch.server";
  * authenticate.admin) and the offline client below both have it, and tests can provide it.
  */
 export interface AdminGraphqlClient {
-  graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
+  graphql(query: string, options?: { variables?: object }): Promise<Response>;
 }
+
+/**
+ * Every Admin document the app sends, by its exact text: `npm run graphql-codegen` fills these in
+ * (app/types/admin.generated.d.ts) from the `#graphql` documents in app/, so a document it has not
+ * typed is a type error, not an untyped answer.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AdminQueries {}
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AdminMutations {}
+type AdminOperations = AdminQueries & AdminMutations;
+export type AdminDocument = keyof AdminOperations & string;
 
 interface CostExtension {
   requestedQueryCost?: number;
@@ -39,7 +51,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * shop, whichever instance sees it first) and the request sent once more.
  */
 export function offlineAdminClient(shop: string): AdminGraphqlClient {
-  const post = (query: string, variables: Record<string, unknown>, accessToken: string) =>
+  const post = (query: string, variables: object, accessToken: string) =>
     platformFetch(`https://${shop}/admin/api/${ADMIN_API_VERSION}/graphql.json`, {
       method: "POST",
       headers: {
@@ -63,18 +75,43 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
 }
 
 /**
- * Runs one Admin GraphQL document and returns its `data`, turning every platform failure into a
- * ServiceError: throttling (HTTP 200 THROTTLED or 429) is retried a bounded number of times, then
- * RATE_LIMITED; a rejected token means the app is no longer installed; a GraphQL error, a 5xx, a
- * timeout or an unreachable platform is PLATFORM_UPSTREAM_ERROR. The embedded-admin client's
- * re-authentication Responses (401, redirects) are rethrown as they are. The cost the platform
- * reports is added to the request's log fields. `beforeEachAttempt` may throw to stop before a send.
+ * Runs one Admin GraphQL document and returns its `data`, typed from the document's text by the
+ * codegen. Every platform failure becomes a ServiceError: throttling (HTTP 200 THROTTLED or 429) is
+ * retried a bounded number of times, then RATE_LIMITED; a rejected token means the app is no
+ * longer installed; a GraphQL error, a 5xx, a timeout or an unreachable platform is
+ * PLATFORM_UPSTREAM_ERROR. The embedded-admin client's re-authentication Responses (401,
+ * redirects) are rethrown as they are. The cost the platform reports is added to the request's log
+ * fields. `beforeEachAttempt` may throw to stop before a send.
  */
-export async function runAdminGraphql<Data>(
+export function runAdminGraphql<Document extends AdminDocument>(
+  admin: AdminGraphqlClient,
+  query: Document,
+  variables: AdminOperations[Document]["variables"],
+  options: { beforeEachAttempt?: () => Promise<void> } = {},
+): Promise<AdminOperations[Document]["return"]> {
+  return sendAdminGraphql(admin, query, variables, options);
+}
+
+/**
+ * Runs a document assembled at run time, as runAdminGraphql does. A batch puts one aliased root
+ * field per entry in one request, so its text is not known until then and the codegen cannot key
+ * it: it is built from fragments the codegen typed, and `Data` names the generated fragment type
+ * each alias answers with.
+ */
+export function runComposedAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
   variables: Record<string, unknown>,
   options: { beforeEachAttempt?: () => Promise<void> } = {},
+): Promise<Data> {
+  return sendAdminGraphql(admin, query, variables, options);
+}
+
+async function sendAdminGraphql<Data>(
+  admin: AdminGraphqlClient,
+  query: string,
+  variables: object,
+  options: { beforeEachAttempt?: () => Promise<void> },
 ): Promise<Data> {
   for (let attempt = 0; ; attempt++) {
     // A write under a lock confirms the lock before every attempt, including those sent after a throttle wait.
@@ -93,7 +130,7 @@ export async function runAdminGraphql<Data>(
 async function attemptAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
-  variables: Record<string, unknown>,
+  variables: object,
 ): Promise<{ data: Data } | { throttledForMs: number }> {
   let response: Response;
   try {

@@ -1,21 +1,23 @@
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "./admin-graphql.server";
+import type { SavedItemsBulkOperationStatusQuery } from "~/types/admin.generated";
 import { platformFetch } from "./platform-fetch.server";
 
-export type BulkOperationStatus = "CREATED" | "RUNNING" | "COMPLETED" | "CANCELING" | "CANCELED" | "FAILED" | "EXPIRED";
+type BulkOperationNode = NonNullable<SavedItemsBulkOperationStatusQuery["bulkOperation"]>;
+export type BulkOperationStatus = BulkOperationNode["status"];
 
 export interface BulkOperationView {
   id: string;
   status: BulkOperationStatus;
   /** Nodes written so far; the platform's progress figure. */
   objectCount: number;
-  errorCode: string | null;
+  errorCode: BulkOperationNode["errorCode"] | null;
   /** The JSONL result; null until COMPLETED, and null when the query matched nothing. */
   url: string | null;
 }
 
 const RUN_BULK_QUERY = `#graphql
-  mutation RunBulkQuery($query: String!) {
+  mutation SavedItemsRunBulkQuery($query: String!) {
     bulkOperationRunQuery(query: $query) {
       bulkOperation { id }
       userErrors { field message code }
@@ -23,7 +25,7 @@ const RUN_BULK_QUERY = `#graphql
   }`;
 
 const BULK_OPERATION = `#graphql
-  query BulkOperationStatus($id: ID!) {
+  query SavedItemsBulkOperationStatus($id: ID!) {
     bulkOperation(id: $id) { id status objectCount errorCode url }
   }`;
 
@@ -33,10 +35,8 @@ const RESULT_DOWNLOAD_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** Starts a bulk query; the platform runs it in the background at no cost to the shop's rate limit. */
 export async function startBulkQuery(admin: AdminGraphqlClient, query: string): Promise<string> {
-  const data = await runAdminGraphql<{
-    bulkOperationRunQuery: { bulkOperation: { id: string } | null; userErrors: { message: string; code?: string }[] };
-  }>(admin, RUN_BULK_QUERY, { query });
-  const { bulkOperation, userErrors } = data.bulkOperationRunQuery;
+  const data = await runAdminGraphql(admin, RUN_BULK_QUERY, { query });
+  const { bulkOperation, userErrors = [] } = data.bulkOperationRunQuery ?? {};
   if (!bulkOperation) {
     const inProgress = userErrors.some(
       (error) => error.code === "OPERATION_IN_PROGRESS" || error.code === "LIMIT_REACHED",
@@ -54,11 +54,14 @@ export async function startBulkQuery(admin: AdminGraphqlClient, query: string): 
 
 /** The operation's progress; NOT_FOUND when the id is not one of this shop's operations. */
 export async function readBulkOperation(admin: AdminGraphqlClient, id: string): Promise<BulkOperationView> {
-  const data = await runAdminGraphql<{
-    bulkOperation: (Omit<BulkOperationView, "objectCount"> & { objectCount: string }) | null;
-  }>(admin, BULK_OPERATION, { id });
-  if (!data.bulkOperation) throw new ServiceError("NOT_FOUND", "No such bulk operation for this shop");
-  return { ...data.bulkOperation, objectCount: Number(data.bulkOperation.objectCount) };
+  const { bulkOperation } = await runAdminGraphql(admin, BULK_OPERATION, { id });
+  if (!bulkOperation) throw new ServiceError("NOT_FOUND", "No such bulk operation for this shop");
+  return {
+    ...bulkOperation,
+    objectCount: Number(bulkOperation.objectCount),
+    errorCode: bulkOperation.errorCode ?? null,
+    url: bulkOperation.url ?? null,
+  };
 }
 
 /**

@@ -11,7 +11,7 @@ const LAYERS = [
   { name: "edge", owns: ["app/edge/", "app/shopify.server.ts"] },
   { name: "services", owns: ["app/services/"] },
   { name: "platform", owns: ["app/platform/"] },
-  { name: "lib", owns: ["app/lib/", "app/config/", "app/db.server.ts"] },
+  { name: "lib", owns: ["app/lib/", "app/config/", "app/db.server.ts", "app/types/"] },
 ] as const;
 
 function layerOf(file: string): number {

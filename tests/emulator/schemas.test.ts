@@ -7,7 +7,7 @@ import { refreshShopPlan } from "~/services/billing/plan-refresh.server";
 import { collectCustomerRecords, deleteCustomerRecords } from "~/services/compliance/customer-records.server";
 import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/headless-modern.server";
 import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
-import { runAdminGraphql } from "~/platform/admin-graphql.server";
+import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import {
   applyWrites,
@@ -65,7 +65,7 @@ describe("vendored schemas", () => {
     ]);
     const admin = await requireOfflineAdmin(shop);
     const read = (selection: string) =>
-      runAdminGraphql<{ inventoryItem: unknown }>(
+      runComposedAdminGraphql<{ inventoryItem: unknown }>(
         admin,
         `query Read($id: ID!) { inventoryItem(id: $id) { ${selection} } }`,
         {
@@ -148,12 +148,12 @@ describe("vendored schemas", () => {
         "admin SavedItemsReadList 200",
         "admin SavedItemsReadState 200",
         "admin SavedItemsListActive 200",
-        "admin ComplianceCustomerLists 200",
-        "admin ComplianceCustomerItems 200",
-        "admin ComplianceCustomerItemIds 200",
-        "admin ComplianceCustomerListIds 200",
-        "admin ComplianceDeleteRecords 200",
-        "admin BillingCurrentSubscriptions 200",
+        "admin SavedItemsComplianceCustomerLists 200",
+        "admin SavedItemsComplianceCustomerItems 200",
+        "admin SavedItemsComplianceCustomerItemIds 200",
+        "admin SavedItemsComplianceCustomerListIds 200",
+        "admin SavedItemsComplianceDeleteRecords 200",
+        "admin SavedItemsBillingCurrentSubscriptions 200",
         "customer-account-discovery undefined 200",
         "customer-account SavedItemsCustomerAccountCustomerId 200",
         "storefront SavedItemsStorefrontCustomerId 200",

@@ -276,4 +276,4 @@ describe("admin pages, loaded with a valid admin session", () => {
 });
 
 const subscriptionReads = () =>
-  emulator.requests.filter((entry) => entry.operationName === "BillingCurrentSubscriptions").length;
+  emulator.requests.filter((entry) => entry.operationName === "SavedItemsBillingCurrentSubscriptions").length;

@@ -128,7 +128,7 @@ describe("customers/redact", () => {
     await givenSavedItems(shop);
     vi.spyOn(console, "error").mockImplementation(() => {});
     // Items are gone after the first two requests; the lists phase then fails.
-    emulator.injectFault({ kind: "http500", api: "admin", operationName: "ComplianceCustomerListIds" });
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsComplianceCustomerListIds" });
 
     const failed = await redact(shop, ALICE);
 
@@ -167,7 +167,7 @@ describe("customers/redact", () => {
     platformServer.use(
       http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
         const { query } = (await request.clone().json()) as { query: string };
-        if (!query.includes("mutation ComplianceDeleteRecords")) return undefined;
+        if (!query.includes("mutation SavedItemsComplianceDeleteRecords")) return undefined;
         deletes += 1;
         return deletes === 2 ? HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 }) : undefined;
       }),

@@ -101,7 +101,7 @@ describe("Insights page", () => {
     expect(refreshPoints).toBeLessThanOrEqual(50);
     expect(done).toMatchObject({ kind: "refresh", status: "COMPLETED", objectCount: seeded.items.length, done: true });
     const operations = emulator.requests.map((request) => request.operationName);
-    expect(operations.filter((name) => name === "RunBulkQuery")).toHaveLength(1);
+    expect(operations.filter((name) => name === "SavedItemsRunBulkQuery")).toHaveLength(1);
 
     const pagePointsBefore = emulator.usage(shop).actualPoints;
     const page = await loadAdmin(loader, "/app/insights", shop);
@@ -176,7 +176,7 @@ describe("Insights page", () => {
     const results = await Promise.all([post({ intent: "refresh" }), post({ intent: "refresh" })]);
     expect(results.filter((result) => result.ok)).toHaveLength(1);
     expect(results.find((result) => !result.ok)).toMatchObject({ code: "RATE_LIMITED" });
-    expect(emulator.requests.filter((request) => request.operationName === "RunBulkQuery")).toHaveLength(1);
+    expect(emulator.requests.filter((request) => request.operationName === "SavedItemsRunBulkQuery")).toHaveLength(1);
   });
 
   test("an action with an unknown intent or a malformed operation id is refused", async () => {

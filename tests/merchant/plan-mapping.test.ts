@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { planKeyFromSubscriptions, type SubscriptionSummary } from "~/services/billing/plan-refresh.server";
 
-const subscription = (name: string, planHandle: string | null, status = "ACTIVE"): SubscriptionSummary => ({
+const subscription = (
+  name: string,
+  planHandle: string | null,
+  status: SubscriptionSummary["status"] = "ACTIVE",
+): SubscriptionSummary => ({
   name,
   status,
   lineItems: [{ plan: { pricingDetails: { __typename: "AppRecurringPricing", planHandle } } }],

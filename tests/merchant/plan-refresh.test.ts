@@ -93,7 +93,7 @@ describe("app_subscriptions/update when the platform cannot be asked", () => {
   test("a platform outage answers 500 so the platform redelivers, and keeps the plan on record", async () => {
     const shop = await givenShop({ plan: "starter" });
     emulator.setPlan(shop, "pro");
-    emulator.injectFault({ kind: "http500", api: "admin", operationName: "BillingCurrentSubscriptions" });
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsBillingCurrentSubscriptions" });
     vi.spyOn(console, "error").mockImplementation(() => {});
     const failed = await deliverWebhook("app_subscriptions/update", { shop, payload: subscriptionUpdate("pro") });
     expect(failed.status).toBe(500);
@@ -107,7 +107,7 @@ describe("app_subscriptions/update when the platform cannot be asked", () => {
 describe("plan refresh boundaries", () => {
   test("a platform failure on admin load shows the plan on record instead of an error page", async () => {
     const shop = await givenShop({ plan: "pro" });
-    emulator.injectFault({ kind: "http500", api: "admin", operationName: "BillingCurrentSubscriptions" });
+    emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsBillingCurrentSubscriptions" });
     vi.spyOn(console, "error").mockImplementation(() => {});
     const data = await loadAdmin(appLoader, "/app", shop);
     expect(data).toMatchObject({ shop, plan: "pro" });
@@ -130,7 +130,9 @@ describe("plan refresh boundaries", () => {
     // Still Starter's batch limit: the platform's Scale subscription is not seen until a refresh path runs.
     expect(batch.status).toBe(402);
     await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
-    expect(emulator.requests.filter((request) => request.operationName === "BillingCurrentSubscriptions")).toEqual([]);
+    expect(
+      emulator.requests.filter((request) => request.operationName === "SavedItemsBillingCurrentSubscriptions"),
+    ).toEqual([]);
   });
 });
 

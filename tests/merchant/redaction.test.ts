@@ -227,9 +227,9 @@ describe("customers/redact while the platform's search lags", () => {
     const passes = await Promise.all([runDueRedactions(10), runDueRedactions(10), runDueRedactions(10)]);
 
     expect(passes.reduce((sum, count) => sum + count, 0)).toBe(1);
-    expect(emulator.requests.filter((request) => request.operationName === "ComplianceCustomerItemIds")).toHaveLength(
-      1,
-    );
+    expect(
+      emulator.requests.filter((request) => request.operationName === "SavedItemsComplianceCustomerItemIds"),
+    ).toHaveLength(1);
     expect(recordsOf(shop, ALICE)).toEqual([]);
   });
 });

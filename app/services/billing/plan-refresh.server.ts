@@ -3,6 +3,7 @@ import { registerProcessCache } from "~/lib/process-caches.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readShopPlan, storeShopPlan as storePlanRecord } from "~/services/installs/shop-state.server";
 import { PLAN_KEYS, PLANS, isPlanKey, type Plan, type PlanKey } from "~/services/plans";
+import type { SavedItemsBillingCurrentSubscriptionsQuery } from "~/types/admin.generated";
 
 /** Records a plan read from the platform (or its webhook) now. */
 const storeShopPlan = (shop: string, key: PlanKey) => storePlanRecord(shop, key, clock.now());
@@ -13,7 +14,7 @@ const storeShopPlan = (shop: string, key: PlanKey) => storePlanRecord(shop, key,
  * reads Shop.plan, so the hot path never calls the billing API.
  */
 const CURRENT_SUBSCRIPTIONS = `#graphql
-  query BillingCurrentSubscriptions {
+  query SavedItemsBillingCurrentSubscriptions {
     currentAppInstallation {
       activeSubscriptions {
         name
@@ -32,11 +33,8 @@ const CURRENT_SUBSCRIPTIONS = `#graphql
     }
   }`;
 
-export interface SubscriptionSummary {
-  name: string;
-  status: string;
-  lineItems: { plan: { pricingDetails: { __typename?: string; planHandle?: string | null } } }[];
-}
+export type SubscriptionSummary =
+  SavedItemsBillingCurrentSubscriptionsQuery["currentAppInstallation"]["activeSubscriptions"][number];
 
 /**
  * The plan an installation's subscriptions pay for: the planHandle when the platform gives one
@@ -54,7 +52,9 @@ export function planKeyFromSubscriptions(subscriptions: SubscriptionSummary[]): 
 
 function planKeyOfSubscription(subscription: SubscriptionSummary): PlanKey | undefined {
   const handle = subscription.lineItems
-    .map((item) => item.plan.pricingDetails.planHandle)
+    .map(({ plan: { pricingDetails } }) =>
+      pricingDetails.__typename === "AppRecurringPricing" ? pricingDetails.planHandle : undefined,
+    )
     .find((value): value is string => Boolean(value));
   const key = planKeyNamed(handle) ?? planKeyNamed(subscription.name);
   if (!key) {
@@ -107,11 +107,7 @@ export function refreshShopPlan(
   if (last && (last.settledAt === undefined || Date.now() - last.settledAt < reuseWithinMs)) return last.plan;
   const refresh: Refresh = {
     plan: (async () => {
-      const data = await runAdminGraphql<{ currentAppInstallation: { activeSubscriptions: SubscriptionSummary[] } }>(
-        admin,
-        CURRENT_SUBSCRIPTIONS,
-        {},
-      );
+      const data = await runAdminGraphql(admin, CURRENT_SUBSCRIPTIONS, {});
       return storeShopPlan(shop, planKeyFromSubscriptions(data.currentAppInstallation.activeSubscriptions));
     })(),
   };

@@ -5,7 +5,6 @@ import {
   SAVE_ITEM_FRAGMENT,
   SAVE_ITEM_TYPE,
   SAVE_LIST_TYPE,
-  toSaveItemRecord,
 } from "~/services/saved-items/metaobject-store.server";
 
 // Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
@@ -19,25 +18,23 @@ export function customerGidFromId(id: unknown): string {
   return `gid://shopify/Customer/${text}`;
 }
 
-interface FieldValue {
-  value: string | null;
-}
-interface PageInfo {
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
+const RECORD_IDS_FRAGMENT = `#graphql
+  fragment SavedItemsRecordIds on MetaobjectConnection {
+    nodes { id }
+    pageInfo { hasNextPage endCursor }
+  }`;
 
 const CUSTOMER_ITEMS = `#graphql
-  query ComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {
+  query SavedItemsComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {
     metaobjects(type: $type, query: $query, first: $first, after: $after) {
       nodes { ...SaveItemNode }
       pageInfo { hasNextPage endCursor }
     }
   }
-  ${SAVE_ITEM_FRAGMENT}`;
+  ${SAVE_ITEM_FRAGMENT}` as const;
 
 const CUSTOMER_LISTS = `#graphql
-  query ComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {
+  query SavedItemsComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {
     metaobjects(type: $type, query: $query, first: $first, after: $after) {
       nodes {
         id
@@ -49,18 +46,19 @@ const CUSTOMER_LISTS = `#graphql
   }`;
 
 // One document per type (same shape), so logs and the platform's request records tell the phases apart.
-const idsQuery = (operationName: string) => `#graphql
-  query ${operationName}($type: String!, $query: String!, $first: Int!, $after: String) {
-    metaobjects(type: $type, query: $query, first: $first, after: $after) {
-      nodes { id }
-      pageInfo { hasNextPage endCursor }
-    }
-  }`;
-const CUSTOMER_ITEM_IDS = idsQuery("ComplianceCustomerItemIds");
-const CUSTOMER_LIST_IDS = idsQuery("ComplianceCustomerListIds");
+const CUSTOMER_ITEM_IDS = `#graphql
+  query SavedItemsComplianceCustomerItemIds($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }
+  }
+  ${RECORD_IDS_FRAGMENT}` as const;
+const CUSTOMER_LIST_IDS = `#graphql
+  query SavedItemsComplianceCustomerListIds($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }
+  }
+  ${RECORD_IDS_FRAGMENT}` as const;
 
 const DELETE_RECORDS = `#graphql
-  mutation ComplianceDeleteRecords($ids: [ID!]!) {
+  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {
     metaobjectBulkDelete(where: { ids: $ids }) {
       job { id }
       userErrors { field message code }
@@ -71,21 +69,19 @@ const DELETE_RECORDS = `#graphql
 const EXPORT_PAGE_SIZE = 50;
 const DELETE_PAGE_SIZE = 100;
 
-/** Every page of a metaobjects connection, in id order. */
+/** Every page of a metaobjects connection, in id order, each read by `readPage` from its cursor. */
 async function* pages<Node>(
-  admin: AdminGraphqlClient,
-  query: string,
-  variables: { type: string; query: string; first: number },
+  readPage: (after: string | null) => Promise<{
+    nodes: Node[];
+    pageInfo: { hasNextPage: boolean; endCursor?: string | null };
+  }>,
 ): AsyncGenerator<Node[]> {
   let after: string | null = null;
   for (;;) {
-    const data: { metaobjects: { nodes: Node[]; pageInfo: PageInfo } } = await runAdminGraphql(admin, query, {
-      ...variables,
-      after,
-    });
-    yield data.metaobjects.nodes;
-    if (!data.metaobjects.pageInfo.hasNextPage || !data.metaobjects.pageInfo.endCursor) return;
-    after = data.metaobjects.pageInfo.endCursor;
+    const page = await readPage(after);
+    yield page.nodes;
+    if (!page.pageInfo.hasNextPage || !page.pageInfo.endCursor) return;
+    after = page.pageInfo.endCursor;
   }
 }
 
@@ -114,26 +110,21 @@ export async function collectCustomerRecords(
 ): Promise<{ lists: SavedListExport[]; items: SavedItemExport[] }> {
   const query = customerQuery(customerGid);
   const lists: SavedListExport[] = [];
-  for await (const nodes of pages<{ id: string; updatedAt: string; context: FieldValue | null }>(
-    admin,
-    CUSTOMER_LISTS,
-    {
-      type: SAVE_LIST_TYPE,
-      query,
-      first: EXPORT_PAGE_SIZE,
-    },
+  for await (const nodes of pages((after) =>
+    runAdminGraphql(admin, CUSTOMER_LISTS, { type: SAVE_LIST_TYPE, query, first: EXPORT_PAGE_SIZE, after }).then(
+      (data) => data.metaobjects,
+    ),
   )) {
     lists.push(
       ...nodes.map((node) => ({ id: node.id, context: node.context?.value ?? null, updatedAt: node.updatedAt })),
     );
   }
   const items: SavedItemExport[] = [];
-  type ItemNode = Parameters<typeof toSaveItemRecord>[0];
-  for await (const nodes of pages<ItemNode>(admin, CUSTOMER_ITEMS, {
-    type: SAVE_ITEM_TYPE,
-    query,
-    first: EXPORT_PAGE_SIZE,
-  })) {
+  for await (const nodes of pages((after) =>
+    runAdminGraphql(admin, CUSTOMER_ITEMS, { type: SAVE_ITEM_TYPE, query, first: EXPORT_PAGE_SIZE, after }).then(
+      (data) => data.metaobjects,
+    ),
+  )) {
     items.push(
       ...nodes.map((node) => {
         // A data request reports what is stored, as stored: every field by its key.
@@ -171,16 +162,17 @@ export async function deleteCustomerRecords(
     [SAVE_ITEM_TYPE, CUSTOMER_ITEM_IDS, "items"],
     [SAVE_LIST_TYPE, CUSTOMER_LIST_IDS, "lists"],
   ] as const) {
-    for await (const nodes of pages<{ id: string }>(admin, document, {
-      type,
-      query: customerQuery(customerGid),
-      first: DELETE_PAGE_SIZE,
-    })) {
+    for await (const nodes of pages((after) =>
+      runAdminGraphql(admin, document, {
+        type,
+        query: customerQuery(customerGid),
+        first: DELETE_PAGE_SIZE,
+        after,
+      }).then((data) => data.metaobjects),
+    )) {
       if (nodes.length === 0) continue;
       const ids = nodes.map((node) => node.id);
-      const data = await runAdminGraphql<{
-        metaobjectBulkDelete: { userErrors: { message: string; code?: string | null }[] } | null;
-      }>(admin, DELETE_RECORDS, { ids });
+      const data = await runAdminGraphql(admin, DELETE_RECORDS, { ids });
       const errors = data.metaobjectBulkDelete?.userErrors ?? [];
       if (!data.metaobjectBulkDelete || errors.length > 0) {
         throw new ServiceError(

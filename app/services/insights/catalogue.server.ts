@@ -11,7 +11,7 @@ export interface CatalogueEntry {
 }
 
 const NODES = `#graphql
-  query InsightsCatalogue($ids: [ID!]!) {
+  query SavedItemsInsightsCatalogue($ids: [ID!]!) {
     shop { currencyCode }
     nodes(ids: $ids) {
       id
@@ -26,18 +26,6 @@ const NODES = `#graphql
     }
   }`;
 
-type CatalogueNode =
-  | {
-      id: string;
-      title: string;
-      status: string;
-      tracksInventory: boolean;
-      totalInventory: number;
-      priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } };
-    }
-  | { id: string; displayName: string; price: string; availableForSale: boolean }
-  | null;
-
 /**
  * Current title, price and availability of the given products and variants, in ONE request
  * (needs read_products). An id the catalogue no longer has (a deleted product) is left out.
@@ -47,30 +35,28 @@ export async function readCatalogueEntries(
   gids: readonly string[],
 ): Promise<Record<string, CatalogueEntry>> {
   if (gids.length === 0) return {};
-  const data = await runAdminGraphql<{ shop: { currencyCode: string }; nodes: CatalogueNode[] }>(admin, NODES, {
-    ids: [...new Set(gids)],
-  });
+  const data = await runAdminGraphql(admin, NODES, { ids: [...new Set(gids)] });
   const entries: Record<string, CatalogueEntry> = {};
   for (const node of data.nodes) {
-    if (!node) continue;
-    entries[node.id] =
-      "displayName" in node
-        ? {
-            gid: node.id,
-            title: node.displayName,
-            price: node.price,
-            // A variant's Money has no currency of its own: it is the shop's.
-            currencyCode: data.shop.currencyCode,
-            available: node.availableForSale,
-          }
-        : {
-            gid: node.id,
-            title: node.title,
-            price: node.priceRangeV2.minVariantPrice.amount,
-            currencyCode: node.priceRangeV2.minVariantPrice.currencyCode,
-            // Untracked inventory reports 0 yet sells, so stock only decides for tracked products.
-            available: node.status === "ACTIVE" && (!node.tracksInventory || node.totalInventory > 0),
-          };
+    if (node && "displayName" in node) {
+      entries[node.id] = {
+        gid: node.id,
+        title: node.displayName,
+        price: node.price,
+        // A variant's Money has no currency of its own: it is the shop's.
+        currencyCode: data.shop.currencyCode,
+        available: node.availableForSale,
+      };
+    } else if (node && "priceRangeV2" in node) {
+      entries[node.id] = {
+        gid: node.id,
+        title: node.title,
+        price: node.priceRangeV2.minVariantPrice.amount,
+        currencyCode: node.priceRangeV2.minVariantPrice.currencyCode,
+        // Untracked inventory reports 0 yet sells, so stock only decides for tracked products.
+        available: node.status === "ACTIVE" && (!node.tracksInventory || (node.totalInventory ?? 0) > 0),
+      };
+    }
   }
   return entries;
 }

@@ -14,12 +14,12 @@ export interface StoredInsights {
 }
 
 const READ = `#graphql
-  query ReadInsights($handle: MetaobjectHandleInput!) {
+  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {
     metaobjectByHandle(handle: $handle) { id fields { key value } }
   }`;
 
 const WRITE = `#graphql
-  mutation WriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {
+  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {
     metaobjectUpsert(handle: $handle, metaobject: $metaobject) {
       metaobject { id }
       userErrors { field message code }
@@ -29,9 +29,7 @@ const WRITE = `#graphql
 const handle = { type: INSIGHTS_TYPE, handle: INSIGHTS_HANDLE };
 
 export async function readStoredInsights(admin: AdminGraphqlClient): Promise<StoredInsights> {
-  const data = await runAdminGraphql<{
-    metaobjectByHandle: { fields: { key: string; value: string | null }[] } | null;
-  }>(admin, READ, { handle });
+  const data = await runAdminGraphql(admin, READ, { handle });
   const value = (key: string) => data.metaobjectByHandle?.fields.find((field) => field.key === key)?.value ?? null;
   const summaryText = value("summary");
   let summary: InsightsSummary | null = null;
@@ -51,14 +49,14 @@ export async function writeStoredInsights(
   if (fields.summary) values.push({ key: "summary", value: JSON.stringify(fields.summary) });
   if (fields.refreshOperation) values.push({ key: "refresh_operation", value: fields.refreshOperation });
   if (fields.refreshStartedAt) values.push({ key: "refresh_started_at", value: fields.refreshStartedAt });
-  const data = await runAdminGraphql<{ metaobjectUpsert: { userErrors: { message: string }[] } }>(admin, WRITE, {
+  const data = await runAdminGraphql(admin, WRITE, {
     handle,
     metaobject: { fields: values },
   });
-  const { userErrors } = data.metaobjectUpsert;
-  if (userErrors.length > 0) {
+  const userErrors = data.metaobjectUpsert?.userErrors;
+  if (!userErrors || userErrors.length > 0) {
     throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to store the insights", {
-      cause: new Error(userErrors.map((error) => error.message).join("; ")),
+      cause: new Error(userErrors?.map((error) => error.message).join("; ") ?? "no payload"),
     });
   }
 }

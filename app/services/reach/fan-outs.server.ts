@@ -6,6 +6,7 @@ import { offlineAdminClient, runAdminGraphql, type AdminGraphqlClient } from "~/
 import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
 import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggerInUse, numericIdOf } from "./flow-triggers.server";
 import type { VariantChange } from "./product-changes.server";
+import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
 
 /**
  * The fan-out of a products/update or inventory_levels/update change to the customers who saved
@@ -209,19 +210,15 @@ const FIND_SAVERS = `#graphql
       pageInfo { hasNextPage }
     }
   }
-  ${SAVE_ITEM_FRAGMENT}`;
+  ${SAVE_ITEM_FRAGMENT}` as const;
 
 /** The customers with an active save of the entity (any list), by the admin-filterable entity_gid. */
 async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promise<Set<string>> {
   const customers = new Set<string>();
   let after: string | null = null;
   for (let page = 0; page < MAX_SAVER_PAGES; page++) {
-    const data: {
-      metaobjects: {
-        edges: { cursor: string; node: Parameters<typeof toSaveItemRecord>[0] }[];
-        pageInfo: { hasNextPage: boolean };
-      };
-    } = await runAdminGraphql(admin, FIND_SAVERS, {
+    // Annotated: `after` feeds the call and is read back from its answer.
+    const data: SavedItemsFindSaversQuery = await runAdminGraphql(admin, FIND_SAVERS, {
       type: SAVE_ITEM_TYPE,
       query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
       after,

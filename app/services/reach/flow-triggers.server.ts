@@ -115,11 +115,7 @@ export async function fireFlowTrigger(
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const data = await runAdminGraphql<{ flowTriggerReceive: { userErrors: { message: string }[] } | null }>(
-        admin,
-        FLOW_TRIGGER_RECEIVE,
-        { handle, payload },
-      );
+      const data = await runAdminGraphql(admin, FLOW_TRIGGER_RECEIVE, { handle, payload });
       const errors = data.flowTriggerReceive?.userErrors ?? [];
       if (errors.length > 0) {
         throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `Flow refused trigger ${handle}`, {

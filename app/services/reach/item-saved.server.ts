@@ -32,12 +32,10 @@ async function productsOfVariants(
   variantGids: readonly string[],
 ): Promise<Map<string, string>> {
   if (variantGids.length === 0) return new Map();
-  const data = await runAdminGraphql<{ nodes: ({ id: string; product?: { id: string } } | null)[] }>(
-    admin,
-    VARIANT_PRODUCTS,
-    { ids: [...new Set(variantGids)] },
+  const data = await runAdminGraphql(admin, VARIANT_PRODUCTS, { ids: [...new Set(variantGids)] });
+  return new Map(
+    data.nodes.flatMap((node) => (node && "product" in node ? [[node.id, node.product.id] as const] : [])),
   );
-  return new Map(data.nodes.flatMap((node) => (node?.product ? [[node.id, node.product.id] as const] : [])));
 }
 
 /**

@@ -143,16 +143,12 @@ export async function handleInventoryLevelUpdate(
   await resumeFanOutsWhereListened(shop);
   if (!(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.backInStock))) return;
   const admin = offlineAdminClient(shop);
-  const data: {
-    inventoryItem: {
-      variants: { nodes: { id: string; inventoryQuantity: number | null; product: { id: string } }[] } | null;
-    } | null;
-  } = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
+  const data = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
     id: `gid://shopify/InventoryItem/${payload.inventory_item_id}`,
   });
   const variant = data.inventoryItem?.variants?.nodes[0];
   // An item without a variant (deleted meanwhile) or untracked stock has nothing to compare.
-  if (!variant || variant.inventoryQuantity === null) return;
+  if (!variant || variant.inventoryQuantity == null) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
   const changes = await observeVariant(shop, variant.id, { inventory: variant.inventoryQuantity });
   await fanOutAfterAnswer(shop, webhookId, variant.product.id, changes, admin);

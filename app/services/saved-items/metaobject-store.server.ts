@@ -1,4 +1,12 @@
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { runAdminGraphql, runComposedAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import type {
+  SaveItemNodeFragment,
+  SavedItemsItemUpdatedFragment,
+  SavedItemsItemUpsertedFragment,
+  SavedItemsListIndexFragment,
+  SavedItemsListWrittenFragment,
+  SavedItemsListActiveQuery,
+} from "~/types/admin.generated";
 import { ENTITY_TYPES, type EntityType, type ItemState } from "./schemas";
 
 export const SAVE_LIST_TYPE = "$app:save_list";
@@ -43,16 +51,6 @@ export interface ListRecord {
   index: string[] | null;
 }
 
-interface MetaobjectNode {
-  id: string;
-  updatedAt: string;
-  fields: { key: string; value: string | null }[];
-}
-interface MutationPayload {
-  metaobject: MetaobjectNode | { id: string } | null;
-  userErrors: { field?: string[] | null; message: string; code?: string | null }[];
-}
-
 /**
  * What every reader of save_items selects. `fields { key value }` is one list of objects, which
  * the platform prices like a single object: a node costs 2 points where five aliased
@@ -65,8 +63,16 @@ export const SAVE_ITEM_FRAGMENT = `#graphql
     fields { key value }
   }`;
 
+/** The save_list field that holds the list's index (the fragment below reads it by this key). */
+const INDEX_FIELD = "active_items";
+const LIST_INDEX_FRAGMENT = `#graphql
+  fragment SavedItemsListIndex on Metaobject {
+    id
+    index: field(key: "active_items") { value }
+  }`;
+
 /** A save_item node as the service reads it; unknown values fall back to safe defaults. */
-export function toSaveItemRecord(node: MetaobjectNode): SaveItemRecord {
+export function toSaveItemRecord(node: SaveItemNodeFragment): SaveItemRecord {
   const field = (key: string) => node.fields.find((candidate) => candidate.key === key)?.value ?? null;
   const entityType = field("entity_type");
   return {
@@ -84,11 +90,7 @@ export function toSaveItemRecord(node: MetaobjectNode): SaveItemRecord {
 
 const toFields = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => ({ key, value }));
 
-/** The save_list field that holds the list's index. */
-const INDEX_FIELD = "active_items";
-const LIST_SELECTION = `id index: field(key: "${INDEX_FIELD}") { value }`;
-
-function toListRecord(node: { id: string; index: { value: string | null } | null } | null): ListRecord {
+function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListRecord {
   if (!node) return { exists: false, index: [] };
   const parsed = parseStoredJson(node.index?.value ?? null);
   const index = Array.isArray(parsed) && parsed.every((entry) => typeof entry === "string") ? parsed : null;
@@ -114,36 +116,39 @@ export async function readItemRecords(
   });
   listHandles.forEach((handle, index) => {
     variableDefinitions.push(`$l${index}: MetaobjectHandleInput!`);
-    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ${LIST_SELECTION} }`);
+    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsListIndex }`);
     variables[`l${index}`] = { type: SAVE_LIST_TYPE, handle };
   });
-  const query = `#graphql
+  const query = `
     query SavedItemsReadState(${variableDefinitions.join(", ")}) {
       ${selections.join("\n      ")}
     }
-    ${itemHandles.length > 0 ? SAVE_ITEM_FRAGMENT : ""}`;
-  const data = await runAdminGraphql<Record<string, unknown>>(admin, query, variables);
+    ${itemHandles.length > 0 ? SAVE_ITEM_FRAGMENT : ""}
+    ${listHandles.length > 0 ? LIST_INDEX_FRAGMENT : ""}`;
+  const data = await runComposedAdminGraphql<{
+    [item: `i${number}`]: SaveItemNodeFragment | null;
+    [list: `l${number}`]: SavedItemsListIndexFragment | null;
+  }>(admin, query, variables);
   const items = new Map<string, SaveItemRecord | null>();
   itemHandles.forEach((handle, index) => {
-    const node = data[`i${index}`] as MetaobjectNode | null;
+    const node = data[`i${index}`];
     items.set(handle, node ? toSaveItemRecord(node) : null);
   });
   const lists = new Map<string, ListRecord>();
-  listHandles.forEach((handle, index) => lists.set(handle, toListRecord(data[`l${index}`] as ListNode | null)));
+  listHandles.forEach((handle, index) => lists.set(handle, toListRecord(data[`l${index}`])));
   return { items, lists };
 }
 
-type ListNode = { id: string; index: { value: string | null } | null };
-
 const READ_LIST = `#graphql
   query SavedItemsReadList($list: MetaobjectHandleInput!, $type: String!, $first: Int!, $query: String!) {
-    list: metaobjectByHandle(handle: $list) { ${LIST_SELECTION} }
+    list: metaobjectByHandle(handle: $list) { ...SavedItemsListIndex }
     items: metaobjects(type: $type, first: $first, query: $query, sortKey: "updated_at", reverse: true) {
       edges { cursor node { ...SaveItemNode } }
       pageInfo { hasNextPage }
     }
   }
-  ${SAVE_ITEM_FRAGMENT}`;
+  ${LIST_INDEX_FRAGMENT}
+  ${SAVE_ITEM_FRAGMENT}` as const;
 
 /**
  * A list's record and index (by handle: current) with the first page of its active items from
@@ -156,7 +161,7 @@ export async function readList(
   listHandle: string,
   first: number,
 ): Promise<{ list: ListRecord; items: (SaveItemRecord & { cursor: string })[]; hasNextPage: boolean }> {
-  const data = await runAdminGraphql<{ list: ListNode | null; items: SearchPage }>(admin, READ_LIST, {
+  const data = await runAdminGraphql(admin, READ_LIST, {
     list: { type: SAVE_LIST_TYPE, handle: listHandle },
     type: SAVE_ITEM_TYPE,
     first,
@@ -194,7 +199,7 @@ export async function applyWrites(
   const items: WriteOutcome[] = [];
   for (let start = 0; start < all.length; start += MAX_WRITES_PER_MUTATION) {
     const chunk = all.slice(start, start + MAX_WRITES_PER_MUTATION);
-    let data: Record<string, MutationPayload | null>;
+    let data: WritePayloads;
     try {
       data = await runMutation(
         admin,
@@ -237,17 +242,18 @@ async function runMutation(
   admin: AdminGraphqlClient,
   entries: readonly (ListWrite | ItemWrite)[],
   beforeEachRequest: () => Promise<void>,
-): Promise<Record<string, MutationPayload | null>> {
+): Promise<WritePayloads> {
   const variableDefinitions: string[] = [];
   const selections: string[] = [];
   const variables: Record<string, unknown> = {};
-  const errors = "userErrors { field message code }";
+  const fragments = new Set<string>();
   entries.forEach((entry, index) => {
     if (!("kind" in entry)) {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
       selections.push(
-        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { id } ${errors} }`,
+        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { ...SavedItemsListWritten }`,
       );
+      fragments.add(LIST_WRITTEN_FRAGMENT);
       variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: entry.handle };
       variables[`w${index}`] = {
         fields: toFields({
@@ -259,29 +265,52 @@ async function runMutation(
     } else if (entry.kind === "activate") {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
       selections.push(
-        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { metaobject { ...SaveItemNode } ${errors} }`,
+        `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { ...SavedItemsItemUpserted }`,
       );
+      fragments.add(ITEM_UPSERTED_FRAGMENT).add(SAVE_ITEM_FRAGMENT);
       variables[`h${index}`] = { type: SAVE_ITEM_TYPE, handle: entry.handle };
       variables[`w${index}`] = { fields: toFields(entry.fields) };
     } else {
       variableDefinitions.push(`$id${index}: ID!`, `$w${index}: MetaobjectUpdateInput!`);
       selections.push(
-        `w${index}: metaobjectUpdate(id: $id${index}, metaobject: $w${index}) { metaobject { ...SaveItemNode } ${errors} }`,
+        `w${index}: metaobjectUpdate(id: $id${index}, metaobject: $w${index}) { ...SavedItemsItemUpdated }`,
       );
+      fragments.add(ITEM_UPDATED_FRAGMENT).add(SAVE_ITEM_FRAGMENT);
       variables[`id${index}`] = entry.id;
       variables[`w${index}`] = { fields: toFields({ status: "removed" }) };
     }
   });
-  const writesItems = entries.some((entry) => "kind" in entry);
-  const query = `#graphql
+  const query = `
     mutation SavedItemsApplyWrites(${variableDefinitions.join(", ")}) {
       ${selections.join("\n      ")}
     }
-    ${writesItems ? SAVE_ITEM_FRAGMENT : ""}`;
-  return runAdminGraphql<Record<string, MutationPayload | null>>(admin, query, variables, {
-    beforeEachAttempt: beforeEachRequest,
-  });
+    ${[...fragments].join("\n")}`;
+  return runComposedAdminGraphql<WritePayloads>(admin, query, variables, { beforeEachAttempt: beforeEachRequest });
 }
+
+/** The answer of a batch of writes: each write's payload, by its position in the batch. */
+type WritePayloads = {
+  [write: `w${number}`]:
+    SavedItemsListWrittenFragment | SavedItemsItemUpsertedFragment | SavedItemsItemUpdatedFragment | null;
+};
+
+// One payload fragment per kind of write: a list's upsert needs only its id back, an item's the
+// item as the platform now holds it.
+const LIST_WRITTEN_FRAGMENT = `#graphql
+  fragment SavedItemsListWritten on MetaobjectUpsertPayload {
+    metaobject { id }
+    userErrors { field message code }
+  }`;
+const ITEM_UPSERTED_FRAGMENT = `#graphql
+  fragment SavedItemsItemUpserted on MetaobjectUpsertPayload {
+    metaobject { ...SaveItemNode }
+    userErrors { field message code }
+  }`;
+const ITEM_UPDATED_FRAGMENT = `#graphql
+  fragment SavedItemsItemUpdated on MetaobjectUpdatePayload {
+    metaobject { ...SaveItemNode }
+    userErrors { field message code }
+  }`;
 
 const LIST_ACTIVE_ITEMS = `#graphql
   query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {
@@ -290,12 +319,9 @@ const LIST_ACTIVE_ITEMS = `#graphql
       pageInfo { hasNextPage }
     }
   }
-  ${SAVE_ITEM_FRAGMENT}`;
+  ${SAVE_ITEM_FRAGMENT}` as const;
 
-interface SearchPage {
-  edges: { cursor: string; node: MetaobjectNode }[];
-  pageInfo: { hasNextPage: boolean };
-}
+type SearchPage = SavedItemsListActiveQuery["metaobjects"];
 
 const activeItemsQuery = (listKey: string) => `fields.list_key:"${listKey}" AND fields.status:"active"`;
 
@@ -316,7 +342,7 @@ export async function listActiveItems(
   first: number,
   after: string | undefined,
 ): Promise<{ items: (SaveItemRecord & { cursor: string })[]; hasNextPage: boolean }> {
-  const data = await runAdminGraphql<{ metaobjects: SearchPage }>(admin, LIST_ACTIVE_ITEMS, {
+  const data = await runAdminGraphql(admin, LIST_ACTIVE_ITEMS, {
     type: SAVE_ITEM_TYPE,
     first,
     after: after ?? null,

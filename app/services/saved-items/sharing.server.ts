@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import type { SavedItemsShareReadListQuery } from "~/types/admin.generated";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
 import { listActiveItems, parseStoredJson, SAVE_LIST_TYPE } from "./metaobject-store.server";
@@ -32,11 +33,7 @@ export function shareTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-interface ListNode {
-  id: string;
-  handle: string;
-  fields: { key: string; value: string | null }[];
-}
+type ListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
 
 const fieldOf = (node: ListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
 
@@ -57,7 +54,7 @@ const FIND_SHARED = `#graphql
 
 /** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
 async function requireOwnList(caller: Caller, context: string): Promise<ListNode> {
-  const data = await runAdminGraphql<{ metaobjectByHandle: ListNode | null }>(caller.admin, READ_LIST, {
+  const data = await runAdminGraphql(caller.admin, READ_LIST, {
     handle: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
   });
   if (!data.metaobjectByHandle) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
@@ -65,9 +62,7 @@ async function requireOwnList(caller: Caller, context: string): Promise<ListNode
 }
 
 async function writeShareFields(admin: AdminGraphqlClient, id: string, hash: string, name: string): Promise<void> {
-  const data = await runAdminGraphql<{
-    metaobjectUpdate: { metaobject: { id: string } | null; userErrors: { message: string }[] } | null;
-  }>(admin, UPDATE_SHARE, {
+  const data = await runAdminGraphql(admin, UPDATE_SHARE, {
     id,
     // An empty value clears the field on the platform.
     metaobject: {
@@ -110,7 +105,7 @@ const foundLists = new WeakMap<Caller, { hash: string; list: ListNode }>();
 async function findSharedList(caller: Caller, hash: string): Promise<ListNode | undefined> {
   const found = foundLists.get(caller);
   if (found?.hash === hash) return found.list;
-  const data = await runAdminGraphql<{ metaobjects: { nodes: ListNode[] } }>(caller.admin, FIND_SHARED, {
+  const data = await runAdminGraphql(caller.admin, FIND_SHARED, {
     type: SAVE_LIST_TYPE,
     query: `fields.share_token_hash:"${hash}"`,
   });
