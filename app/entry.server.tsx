@@ -5,8 +5,11 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { databaseTarget } from "~/config/database-url";
 import { pool } from "~/db.server";
+import { isApiPath } from "~/edge/route-table";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
+import { ENVELOPE_HEADERS, errorEnvelope } from "~/lib/envelope";
+import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { closeConnections } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
@@ -49,31 +52,25 @@ export async function shutdown(): Promise<void> {
 
 export const streamTimeout = 5000;
 
-/** Paths answered with the JSON envelope rather than text: the machine-facing namespaces. */
-const JSON_PREFIXES = ["/api/", "/proxy/"];
-
 /**
  * An error that reached the root route, which has no error boundary (an unknown path, a method no
  * route answers, an unexpected failure), answered plainly rather than with a rendered page.
  */
 function rootErrorResponse(request: Request, error: unknown, status: number, headers: Headers): Response {
   const routeError = isRouteErrorResponse(error) ? error : undefined;
-  const code = status === 404 ? "NOT_FOUND" : status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR";
-  const message =
+  const failure =
     status === 404
-      ? "No route for this path"
-      : routeError?.statusText || (status >= 500 ? "Unexpected failure" : "Bad request");
+      ? new ServiceError("NOT_FOUND", "No route for this path")
+      : status >= 500
+        ? new ServiceError("INTERNAL_ERROR", routeError?.statusText || "Unexpected failure", { status })
+        : new ServiceError("VALIDATION_ERROR", routeError?.statusText || "Bad request", { status });
   headers.set("Cache-Control", "no-store");
-  const { pathname } = new URL(request.url);
-  if (JSON_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
-    headers.set("Content-Type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify({ ok: false, error: { code, message, retryable: status >= 500 } }), {
-      status,
-      headers,
-    });
+  if (isApiPath(new URL(request.url).pathname)) {
+    headers.set("Content-Type", ENVELOPE_HEADERS["Content-Type"]);
+    return new Response(errorEnvelope(failure), { status, headers });
   }
   headers.set("Content-Type", "text/plain; charset=utf-8");
-  return new Response(`${status} ${status === 404 ? "Not Found" : message}\n`, { status, headers });
+  return new Response(`${status} ${status === 404 ? "Not Found" : failure.message}\n`, { status, headers });
 }
 
 export default async function handleRequest(
