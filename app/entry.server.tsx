@@ -4,14 +4,15 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { databaseTarget } from "~/config/database-url";
-import { pool } from "~/db.server";
+import prisma, { pool } from "~/db.server";
 import { isApiPath } from "~/edge/route-table";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
 import { ENVELOPE_HEADERS, errorEnvelope } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
-import { closeConnections } from "~/lib/readiness.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { readiness as readinessOf } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
@@ -21,7 +22,9 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 // be the very instances the routes use, and those live in this build.
 export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
-export { readiness } from "~/lib/readiness.server";
+
+/** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
+export const readiness = () => readinessOf(pool);
 
 /**
  * Before the server listens: a PostgreSQL database gets the migrations this build ships, under the
@@ -47,7 +50,8 @@ export async function shutdown(): Promise<void> {
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );
-  await closeConnections();
+  // What the app holds open: database connections, the coordinator's.
+  await Promise.allSettled([prisma.$disconnect(), getCoordinator().close()]);
 }
 
 export const streamTimeout = 5000;
