@@ -2,9 +2,31 @@
 // Prettier owning the formatting), run by `npm test` through `npm run lint`.
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+/**
+ * The layers of docs/architecture.md, bottom first: a file may import its own layer or one below.
+ * server/ sits above the whole app; tests/ and scripts/ above everything.
+ */
+const LAYERS = [
+  { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
+  { name: "database", paths: ["app/db.server.ts"] },
+  { name: "platform", paths: ["app/platform"] },
+  { name: "services", paths: ["app/services"] },
+  { name: "edge", paths: ["app/edge", "app/shopify.server.ts"] },
+  { name: "routes", paths: ["app/routes", "app/components", "app/root.tsx", "app/entry.server.tsx"] },
+  { name: "server", paths: ["server"] },
+];
+
+const layerZones = LAYERS.slice(0, -1).map((layer, index) => ({
+  target: layer.paths,
+  from: LAYERS.slice(index + 1).flatMap((above) => above.paths),
+  message: `${layer.name} imports only its own layer or those below it (docs/architecture.md#layers).`,
+}));
 
 export default tseslint.config(
   {
@@ -17,6 +39,8 @@ export default tseslint.config(
       "extensions/*/dist/",
       "extensions/*/shopify.d.ts",
       "app/types/",
+      // Two modules that import each other, on purpose: tests/architecture/layers.test.ts lints them.
+      "tests/architecture/fixtures/",
     ],
   },
   js.configs.recommended,
@@ -29,6 +53,32 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    files: ["**/*.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: {
+      // Without the TypeScript extensions and parser, no-cycle would read no .ts module and see no circle.
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "tsconfig.json" })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...layerZones,
+            {
+              // The emulator and the sandbox never ship, and nothing but the tests may lean on them.
+              target: ["!(tests)/**/*", "*.*"],
+              from: "tests",
+              message: "Only tests/ imports tests/.",
+            },
+          ],
+        },
       ],
     },
   },

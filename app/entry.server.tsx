@@ -4,11 +4,15 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { databaseTarget } from "~/config/database-url";
-import { pool } from "~/db.server";
+import prisma, { pool } from "~/db.server";
+import { isApiPath } from "~/edge/route-table";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { applyMigrations } from "~/lib/database/migrations.server";
+import { ENVELOPE_HEADERS, errorEnvelope } from "~/lib/envelope";
+import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
-import { closeConnections } from "~/lib/readiness.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { readiness as readinessOf } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
@@ -18,7 +22,9 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 // be the very instances the routes use, and those live in this build.
 export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
-export { readiness } from "~/lib/readiness.server";
+
+/** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
+export const readiness = () => readinessOf(pool);
 
 /**
  * Before the server listens: a PostgreSQL database gets the migrations this build ships, under the
@@ -44,13 +50,11 @@ export async function shutdown(): Promise<void> {
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );
-  await closeConnections();
+  // What the app holds open: database connections, the coordinator's.
+  await Promise.allSettled([prisma.$disconnect(), getCoordinator().close()]);
 }
 
 export const streamTimeout = 5000;
-
-/** Paths answered with the JSON envelope rather than text: the machine-facing namespaces. */
-const JSON_PREFIXES = ["/api/", "/proxy/"];
 
 /**
  * An error that reached the root route, which has no error boundary (an unknown path, a method no
@@ -58,22 +62,19 @@ const JSON_PREFIXES = ["/api/", "/proxy/"];
  */
 function rootErrorResponse(request: Request, error: unknown, status: number, headers: Headers): Response {
   const routeError = isRouteErrorResponse(error) ? error : undefined;
-  const code = status === 404 ? "NOT_FOUND" : status >= 500 ? "INTERNAL_ERROR" : "VALIDATION_ERROR";
-  const message =
+  const failure =
     status === 404
-      ? "No route for this path"
-      : routeError?.statusText || (status >= 500 ? "Unexpected failure" : "Bad request");
+      ? new ServiceError("NOT_FOUND", "No route for this path")
+      : status >= 500
+        ? new ServiceError("INTERNAL_ERROR", routeError?.statusText || "Unexpected failure", { status })
+        : new ServiceError("VALIDATION_ERROR", routeError?.statusText || "Bad request", { status });
   headers.set("Cache-Control", "no-store");
-  const { pathname } = new URL(request.url);
-  if (JSON_PREFIXES.some((prefix) => pathname.startsWith(prefix))) {
-    headers.set("Content-Type", "application/json; charset=utf-8");
-    return new Response(JSON.stringify({ ok: false, error: { code, message, retryable: status >= 500 } }), {
-      status,
-      headers,
-    });
+  if (isApiPath(new URL(request.url).pathname)) {
+    headers.set("Content-Type", ENVELOPE_HEADERS["Content-Type"]);
+    return new Response(errorEnvelope(failure), { status, headers });
   }
   headers.set("Content-Type", "text/plain; charset=utf-8");
-  return new Response(`${status} ${status === 404 ? "Not Found" : message}\n`, { status, headers });
+  return new Response(`${status} ${status === 404 ? "Not Found" : failure.message}\n`, { status, headers });
 }
 
 export default async function handleRequest(

@@ -33,7 +33,6 @@ export async function afterAuth({ session, admin }: { session: Session; admin: A
 
 const shopify = shopifyApp({
   ...platformLibraryConfig,
-  scopes: env.SCOPES.split(","),
   appUrl: env.SHOPIFY_APP_URL,
   authPathPrefix: "/auth",
   sessionStorage: offlineAwareSessionStorage,

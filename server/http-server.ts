@@ -11,6 +11,8 @@ import path from "node:path";
 import type { AppLoadContext, ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
+import { asServiceError, ENVELOPE_HEADERS, errorEnvelope } from "../app/lib/envelope";
+import { ServiceError, type ErrorCode } from "../app/lib/errors";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
@@ -71,15 +73,14 @@ interface RequestState {
 /** How long one readiness result answers /readyz: a probe every second costs the database nothing. */
 const READINESS_CACHE_MS = 2_000;
 
-const ENVELOPE_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
 const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
 const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded"];
 /** A last path segment with an extension (robots.txt, favicon.ico): what public/ can hold. */
 const FILE_NAME = /\/[^/]+\.[A-Za-z0-9]+$/;
 
-function envelope(code: string, message: string, retryable: boolean): string {
-  return JSON.stringify({ ok: false, error: { code, message, retryable } });
+function envelope(code: ErrorCode, message: string): string {
+  return errorEnvelope(new ServiceError(code, message));
 }
 
 const states = new WeakMap<ServerResponse, RequestState>();
@@ -207,7 +208,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     log("warn", "client error", { status, code: error.code });
     // As node does: answer only on a connection that has not been written to (no response under way).
     if (socket.bytesWritten === 0) {
-      const body = envelope("VALIDATION_ERROR", message, false);
+      const body = envelope("VALIDATION_ERROR", message);
       socket.write(
         `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
@@ -254,7 +255,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   function refusedAtOnce(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
     if (!hasValidRequestUrl(req)) {
       state.route = "other";
-      const body = envelope("VALIDATION_ERROR", "Malformed request: invalid Host", false);
+      const body = envelope("VALIDATION_ERROR", "Malformed request: invalid Host");
       res.writeHead(400, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
       res.end(body);
       return true;
@@ -268,7 +269,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   function refuseBody(res: ServerResponse, state: RequestState): void {
     if (res.headersSent) return;
-    const body = envelope("VALIDATION_ERROR", `Body is larger than ${state.maxBodyBytes} bytes`, false);
+    const body = envelope("VALIDATION_ERROR", `Body is larger than ${state.maxBodyBytes} bytes`);
     res.writeHead(413, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body) });
     res.end(body);
   }
@@ -319,7 +320,6 @@ export function createAppServer(options: AppServerOptions): AppServer {
       const body = envelope(
         "VALIDATION_ERROR",
         `Request body not received within ${secondsText(config.bodyTimeoutMs)}`,
-        false,
       );
       res.writeHead(408, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
       res.end(body);
@@ -386,7 +386,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         res
           .status(405)
           .set({ ...ENVELOPE_HEADERS, Allow: "GET, HEAD" })
-          .end(envelope("VALIDATION_ERROR", "Method not allowed; use GET", false));
+          .end(envelope("VALIDATION_ERROR", "Method not allowed; use GET"));
         return;
       }
       Promise.resolve(handler(req, res)).catch(next);
@@ -446,14 +446,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
           res
             .status(401)
             .set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": "Bearer" })
-            .end(envelope("AUTH_REQUIRED", "Authorization: Bearer <METRICS_TOKEN> required", false));
+            .end(envelope("AUTH_REQUIRED", "Authorization: Bearer <METRICS_TOKEN> required"));
           return;
         }
         if (!bearerMatches(req.headers.authorization, token)) {
           res
             .status(401)
             .set({ ...ENVELOPE_HEADERS, "WWW-Authenticate": 'Bearer error="invalid_token"' })
-            .end(envelope("INVALID_TOKEN", "Wrong metrics token", false));
+            .end(envelope("INVALID_TOKEN", "Wrong metrics token"));
           return;
         }
         const { contentType, body } = await metrics.exposition(entry.metricsRegistry);
@@ -532,7 +532,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (!res.writableEnded) res.destroy();
       return;
     }
-    res.writeHead(500, ENVELOPE_HEADERS).end(envelope("INTERNAL_ERROR", "Unexpected failure", true));
+    const failure = asServiceError(error);
+    res.writeHead(failure.status, ENVELOPE_HEADERS).end(errorEnvelope(failure));
   }
 
   let shutdownPromise: Promise<{ forced: boolean }> | undefined;

@@ -1,34 +1,31 @@
+import { asServiceError, ENVELOPE_HEADERS, errorEnvelope, okEnvelope } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { annotateRequest } from "~/lib/request-context.server";
-
-const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
 
 /**
  * An envelope with its length stated: the server's compression leaves a body under its 1 KiB
  * threshold alone (it gzipped an is-saved's 34 bytes into more, and paid for a zlib stream each
  * time), and the answer goes out in one piece rather than chunked.
  */
-function envelopeResponse(envelope: object, status: number, extraHeaders?: Record<string, string>): Response {
-  const body = JSON.stringify(envelope);
+function envelopeResponse(body: string, status: number, extraHeaders?: Record<string, string>): Response {
   return new Response(body, {
     status,
-    headers: { ...JSON_HEADERS, ...extraHeaders, "Content-Length": String(Buffer.byteLength(body)) },
+    headers: { ...ENVELOPE_HEADERS, ...extraHeaders, "Content-Length": String(Buffer.byteLength(body)) },
   });
 }
 
 export function okResponse(data: unknown): Response {
-  return envelopeResponse({ ok: true, data }, 200);
+  return envelopeResponse(okEnvelope(data), 200);
 }
 
 /**
- * The one place any thrown value becomes the error envelope; unknown failures are logged, never
+ * Any thrown value as the error envelope, for the routes; unknown failures are logged, never
  * leaked. Their causes (a platform error's text, a library's exception) can hold a token or a
  * signed URL, so the line goes through the JSON log's redaction like every other.
  */
 export function errorResponse(error: unknown): Response {
-  const serviceError =
-    error instanceof ServiceError ? error : new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
+  const serviceError = asServiceError(error);
   if (serviceError.code === "INTERNAL_ERROR" || serviceError.code === "PLATFORM_UPSTREAM_ERROR") {
     writeLog("error", "request failed", {
       code: serviceError.code,
@@ -36,10 +33,10 @@ export function errorResponse(error: unknown): Response {
       ...(serviceError.cause === undefined ? {} : { cause: errorFields(serviceError.cause) }),
     });
   }
-  const { code, message, retryable, status, retryAfterSeconds } = serviceError;
+  const { code, status, retryAfterSeconds } = serviceError;
   annotateRequest({ code });
   return envelopeResponse(
-    { ok: false, error: { code, message, retryable } },
+    errorEnvelope(serviceError),
     status,
     retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) },
   );

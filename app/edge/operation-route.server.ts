@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
-import type { Channel } from "~/services/plans";
+import type { Channel } from "~/services/channels";
 import type { Caller } from "~/services/saved-items/caller";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { isOperationName, OPERATIONS } from "~/services/saved-items/operations";

@@ -1,5 +1,9 @@
-import type { Channel } from "~/services/plans";
+import type { Channel, DirectChannel } from "~/services/channels";
 import type { OperationName } from "~/services/saved-items/operations";
+
+/** Where the platform's app proxy forwards the storefront's calls, and where the direct channels call. */
+const PROXY_ROOT = "/proxy";
+const DIRECT_ROOT = "/api";
 
 /**
  * Where each channel serves the operation catalogue (services/saved-items/operations.ts): one
@@ -7,12 +11,18 @@ import type { OperationName } from "~/services/saved-items/operations";
  * catalogue and appears on every channel, in the API document and in the tests' router at once.
  */
 export const OPERATION_NAMESPACES = {
-  "online-store": "/proxy/api",
-  headless: "/api/headless",
-  "customer-account": "/api/customer-account",
+  "online-store": `${PROXY_ROOT}/api`,
+  headless: `${DIRECT_ROOT}/headless`,
+  "customer-account": `${DIRECT_ROOT}/customer-account`,
 } as const satisfies Record<Channel, string>;
 
-export type DirectChannel = Exclude<Channel, "online-store">;
+/**
+ * A path the machine-facing routes own (the operations, the exchanges, the API document, the
+ * proxy's pages): whatever goes wrong there is answered with the envelope, never with a page.
+ */
+export function isApiPath(pathname: string): boolean {
+  return pathname.startsWith(`${PROXY_ROOT}/`) || pathname.startsWith(`${DIRECT_ROOT}/`);
+}
 
 /** The direct channels' token exchanges (the proxy channel is signed by the platform instead). */
 export const EXCHANGE_PATHS = {

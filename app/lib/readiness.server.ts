@@ -1,12 +1,15 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import prisma from "~/db.server";
+import type pg from "pg";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 
 export interface ReadinessCheck {
   ok: boolean;
   detail?: string;
 }
+
+/** The app's database as readiness asks it: lib sits below the module that opens it (db.server.ts). */
+export type ReadinessDatabase = Pick<pg.Pool, "query">;
 
 export interface Readiness {
   ok: boolean;
@@ -53,15 +56,15 @@ function shippedMigrations(): string[] | undefined {
   }
 }
 
-async function checkDatabase(): Promise<ReadinessCheck> {
-  await prisma.$queryRawUnsafe("SELECT 1");
+async function checkDatabase(database: ReadinessDatabase): Promise<ReadinessCheck> {
+  await database.query("SELECT 1");
   return { ok: true };
 }
 
-async function checkMigrations(): Promise<ReadinessCheck> {
-  const rows = await prisma.$queryRawUnsafe<
-    { migration_name: string; finished_at: unknown; rolled_back_at: unknown }[]
-  >("SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations");
+async function checkMigrations(database: ReadinessDatabase): Promise<ReadinessCheck> {
+  const { rows } = await database.query<{ migration_name: string; finished_at: unknown; rolled_back_at: unknown }>(
+    "SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations",
+  );
   const unfinished = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
   if (unfinished.length)
     return { ok: false, detail: `migration not finished: ${unfinished.map((row) => row.migration_name).join(", ")}` };
@@ -92,17 +95,12 @@ async function checkRedis(): Promise<ReadinessCheck> {
  * REDIS_URL is set, Redis answers. The HTTP server calls it (through the build's entry module) for
  * GET /readyz.
  */
-export async function readiness(): Promise<Readiness> {
-  const database = await bounded("database", checkDatabase);
-  const checks: Record<string, ReadinessCheck> = { database };
-  checks.migrations = database.ok
-    ? await bounded("migrations", checkMigrations)
+export async function readiness(database: ReadinessDatabase): Promise<Readiness> {
+  const answered = await bounded("database", () => checkDatabase(database));
+  const checks: Record<string, ReadinessCheck> = { database: answered };
+  checks.migrations = answered.ok
+    ? await bounded("migrations", () => checkMigrations(database))
     : { ok: false, detail: "database unavailable" };
   if (process.env.REDIS_URL) checks.redis = await bounded("redis", checkRedis);
   return { ok: Object.values(checks).every((check) => check.ok), checks };
-}
-
-/** Closes what the app holds open (database connections, the coordinator's), once requests are done. */
-export async function closeConnections(): Promise<void> {
-  await Promise.allSettled([prisma.$disconnect(), getCoordinator().close()]);
 }

@@ -1,4 +1,5 @@
 import { GraphqlQueryError, HttpRequestError, HttpResponseError } from "@shopify/shopify-api";
+import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.server";
 import { annotateRequest, currentOperation } from "~/lib/request-context.server";
@@ -201,8 +202,8 @@ function notInstalled(cause?: unknown): ServiceError {
   return new ServiceError("SHOP_NOT_INSTALLED", "The app is not installed on this shop", { cause });
 }
 
+/** asServiceError, knowing what the platform libraries and fetch throw. */
 function toServiceError(error: unknown): ServiceError {
-  if (error instanceof ServiceError) return error;
   // The embedded-admin client (authenticate.admin) throws HTTP failures as Responses. A 401 or a
   // redirect is the library's re-authentication flow and must reach Remix untouched.
   if (error instanceof Response) {
@@ -231,5 +232,5 @@ function toServiceError(error: unknown): ServiceError {
       cause: error,
     });
   }
-  return new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
+  return asServiceError(error);
 }

@@ -24,6 +24,7 @@ export const platformLibraryConfig = {
   apiSecretKey: env.SHOPIFY_API_SECRET,
   apiVersion: ADMIN_API_VERSION,
   isEmbeddedApp: true,
+  scopes: env.SCOPES.split(","),
   // The library logs every proxy authentication at Info; at storefront traffic volumes that is noise.
   logger: { level: LogSeverity.Warning },
   // The library dropped customShopDomains (shopify-api 13) and ignores it; an identity transformation
@@ -48,5 +49,6 @@ export const platformApi = shopifyApi({
   ...platformLibraryConfig,
   hostName: appUrl.host,
   hostScheme: appUrl.protocol === "http:" ? "http" : "https",
+  // What the Remix package sets on its own instance, whatever its configuration says.
   future: { unstable_managedPricingSupport: true },
 });

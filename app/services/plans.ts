@@ -1,9 +1,7 @@
 import { ServiceError } from "~/lib/errors";
+import type { Channel } from "./channels";
 
 /** The plan table of the spec (§8), in one place; every gate reads it. */
-export const CHANNELS = ["online-store", "customer-account", "headless"] as const;
-export type Channel = (typeof CHANNELS)[number];
-
 export const PLAN_KEYS = ["free", "starter", "pro", "scale"] as const;
 export type PlanKey = (typeof PLAN_KEYS)[number];
 

@@ -1,75 +1,65 @@
-// The house rule of docs/architecture.md: imports only point down a layer (or stay within one),
-// and nothing under app/ reaches into tests/ (the emulator and sandbox must never ship).
-import { readdirSync, readFileSync } from "node:fs";
+// The house rules of docs/architecture.md are the linter's (eslint.config.js: import-x's
+// no-restricted-paths and no-cycle), run by `npm run lint`. This proves the configuration still
+// refuses each kind of violation, so a rule switched off or a layer mistyped fails here.
 import path from "node:path";
-import { describe, expect, test } from "vitest";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "../sandbox/config";
 
-/** Top to bottom; a file may import its own layer or any layer below it. */
-const LAYERS = [
-  { name: "routes", owns: ["app/routes/", "app/components/", "app/root.tsx", "app/entry.server.tsx"] },
-  { name: "edge", owns: ["app/edge/", "app/shopify.server.ts"] },
-  { name: "services", owns: ["app/services/"] },
-  { name: "platform", owns: ["app/platform/"] },
-  { name: "lib", owns: ["app/lib/", "app/config/", "app/db.server.ts", "app/types/"] },
-] as const;
+let eslint: ESLint;
 
-function layerOf(file: string): number {
-  const index = LAYERS.findIndex((layer) => layer.owns.some((prefix) => file === prefix || file.startsWith(prefix)));
-  if (index < 0)
-    throw new Error(
-      `${file} belongs to no layer; add it to LAYERS in ${path.relative(repoRoot, import.meta.filename)}`,
-    );
-  return index;
+/** The import rules' complaints about `code` as if it were the file at `file` (need not exist). */
+async function importProblems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(repoRoot, file) });
+  return result!.messages.filter((message) => message.ruleId?.startsWith("import-x/")).map((m) => m.ruleId!);
 }
 
-const ALL_FILES = new Set(sourceFiles("app"));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(repoRoot, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
-    .map((entry) => path.relative(repoRoot, path.join(entry.parentPath, entry.name)));
-}
-
-/** The repository-relative file an import specifier points at, or undefined for a package. */
-function resolveImport(from: string, specifier: string): string | undefined {
-  let target: string;
-  if (specifier.startsWith("~/")) target = path.join("app", specifier.slice(2));
-  else if (specifier.startsWith(".")) target = path.join(path.dirname(from), specifier);
-  else return undefined;
-  const candidates = [target, `${target}.ts`, `${target}.tsx`, path.join(target, "index.ts")];
-  return candidates.find((candidate) => ALL_FILES.has(candidate)) ?? target;
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(repoRoot, file), "utf8");
-  return [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g)].map((match) => match[1]!);
-}
-
-describe("layers", () => {
-  const files = [...ALL_FILES];
-
-  test("every import points down a layer or stays within its own", () => {
-    const upward: string[] = [];
-    for (const file of files) {
-      for (const specifier of importsOf(file)) {
-        const target = resolveImport(file, specifier);
-        if (!target || target.startsWith("tests/")) continue;
-        if (layerOf(target) < layerOf(file)) {
-          upward.push(`${file} (${LAYERS[layerOf(file)]!.name}) imports ${target} (${LAYERS[layerOf(target)]!.name})`);
-        }
-      }
-    }
-    expect(upward).toEqual([]);
+describe("the linter's import rules", () => {
+  beforeAll(() => {
+    // The cycle's fixture is ignored by `npm run lint`, which must stay green.
+    eslint = new ESLint({ cwd: repoRoot, ignore: false });
   });
 
-  test("nothing under app/ imports the tests' emulator or sandbox", () => {
-    const intoTests = files.flatMap((file) =>
-      importsOf(file)
-        .map((specifier) => resolveImport(file, specifier))
-        .filter((target): target is string => Boolean(target?.startsWith("tests/")))
-        .map((target) => `${file} imports ${target}`),
+  test.each([
+    ["app/lib/fixture.ts", "~/db.server"],
+    ["app/lib/fixture.ts", "~/platform/api-versions"],
+    ["app/db.server.ts", "~/services/plans"],
+    ["app/platform/fixture.ts", "~/services/channels"],
+    ["app/services/fixture.ts", "~/edge/route-table"],
+    ["app/services/fixture.ts", "~/shopify.server"],
+    ["app/edge/fixture.ts", "~/entry.server"],
+    ["app/routes/fixture.ts", "../../server/config"],
+  ])("%s may not import %s, a layer above it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test.each([
+    ["app/routes/fixture.ts", "~/services/plans"],
+    ["app/edge/fixture.ts", "~/lib/errors"],
+    ["app/lib/fixture.ts", "~/config/env.server"],
+    ["server/fixture.ts", "../app/lib/envelope"],
+  ])("%s may import %s, below it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
+  });
+
+  test.each([
+    ["app/edge/fixture.ts", "../../tests/emulator/schemas"],
+    ["server/fixture.ts", "../tests/sandbox/config"],
+    ["scripts/fixture.ts", "../tests/emulator/schemas"],
+    ["fixture.config.ts", "./tests/emulator/schemas"],
+  ])("%s may not import %s: only tests/ imports tests/", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test("tests/ may import tests/", async () => {
+    expect(await importProblems("tests/fixture.ts", `import "./emulator/schemas";\n`)).toEqual([]);
+  });
+
+  test("two modules that import each other are a circle", async () => {
+    const results = await eslint.lintFiles([path.join(repoRoot, "tests/architecture/fixtures/cycle")]);
+    const cycles = results.flatMap((result) =>
+      result.messages.filter((m) => m.ruleId === "import-x/no-cycle").map(() => path.basename(result.filePath)),
     );
-    expect(intoTests).toEqual([]);
+    expect(cycles.sort()).toEqual(["a.ts", "b.ts"]);
   });
 });

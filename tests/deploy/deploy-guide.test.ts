@@ -5,7 +5,8 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
-import { PLANS, PLAN_KEYS, type Channel } from "~/services/plans";
+import type { Channel } from "~/services/channels";
+import { PLANS, PLAN_KEYS } from "~/services/plans";
 import { cliDotEnvFileName, normaliseScopes } from "./support/cli-config-schema";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -32,7 +32,7 @@ export function getSchema(api: SchemaApi, version: string | undefined): GraphQLS
   let schema = cache.get(api);
   if (!schema) {
     const sdl = gunzipSync(readFileSync(vendoredSchemaFile(api))).toString("utf8");
-    // scripts/vendor-platform-schemas.ts refuses to write a schema that fails validateSchema, so
+    // vendor-schemas.ts refuses to write a schema that fails validateSchema, so
     // checking it again on every load would only cost time.
     schema = buildASTSchema(parse(sdl, { noLocation: true }), { assumeValid: true, assumeValidSDL: true });
     cache.set(api, schema);

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { EXCHANGE_PATHS, operationPath } from "~/edge/route-table";
 import { ERROR_CODES } from "~/lib/errors";
-import { CHANNELS, type Channel } from "~/services/plans";
+import { CHANNELS, type Channel } from "~/services/channels";
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
 import { SNAPSHOT_LIMITS } from "~/services/saved-items/schemas";
 import { TEST_ENV } from "../setup/test-env";

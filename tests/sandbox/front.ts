@@ -4,6 +4,8 @@
 // platform's usage, and hands every other request to the app instances in turn.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import express from "express";
+import { errorEnvelope } from "../../app/lib/envelope";
+import { ServiceError } from "../../app/lib/errors";
 import { createRemoteEmulator } from "../emulator/remote";
 import { HELD_BODY_BYTES, holdBody, type HeldBody } from "./held-body";
 import type { Seed } from "./seed";
@@ -244,7 +246,7 @@ async function forwardFetch(request: Request, rotation: Rotation): Promise<Respo
       answered();
     }
   }
-  return new Response(JSON.stringify(envelope(failure)), {
+  return new Response(envelope(failure), {
     status: failure?.status ?? 502,
     headers: { "Content-Type": "application/json" },
   });
@@ -269,10 +271,7 @@ async function proxy(req: IncomingMessage, res: ServerResponse, rotation: Rotati
   req.resume();
   if (outcome === "answered" || res.destroyed) return;
   if (res.headersSent) res.destroy();
-  else
-    res
-      .writeHead(outcome?.status ?? 502, { "Content-Type": "application/json" })
-      .end(JSON.stringify(envelope(outcome)));
+  else res.writeHead(outcome?.status ?? 502, { "Content-Type": "application/json" }).end(envelope(outcome));
 }
 
 /** Hop-by-hop: they describe the front's connection to the instance, not the client's to the front. */
@@ -341,13 +340,11 @@ function send(
   });
 }
 
-function envelope(failure: Failure | undefined) {
-  return {
-    ok: false,
-    error: {
-      code: "PLATFORM_UPSTREAM_ERROR",
-      message: failure?.message ?? "The sandbox's front has no app instance in the rotation",
-      retryable: true,
-    },
-  };
+function envelope(failure: Failure | undefined): string {
+  return errorEnvelope(
+    new ServiceError(
+      "PLATFORM_UPSTREAM_ERROR",
+      failure?.message ?? "The sandbox's front has no app instance in the rotation",
+    ),
+  );
 }

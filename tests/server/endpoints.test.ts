@@ -6,6 +6,7 @@ import type { ServerBuild } from "@remix-run/node";
 import type { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { errorResponse } from "~/edge/envelope.server";
+import { ServiceError } from "~/lib/errors";
 import { platformServer } from "../support/platform";
 import { loadBuild, send, serverBuildDir, startInProcess, withTestRoutes, type InProcessServer } from "./support";
 
@@ -350,6 +351,31 @@ describe("unknown paths and errors", () => {
     });
     for (const secret of ["0123456789abcdef", "sig-value-456", "eyJzdWIiOiIxIn0", "c2lnbmF0dXJl"])
       expect(lines[0]).not.toContain(secret);
+  });
+
+  test("a failure that escapes the app is answered by the server with the envelope of its ServiceError, else INTERNAL_ERROR", async () => {
+    let thrown: unknown;
+    const failing = {
+      ...build,
+      entry: { ...build.entry, module: { ...build.entry.module, runInRequestScope: () => Promise.reject(thrown) } },
+    } as ServerBuild;
+    const escaped = await startInProcess(failing, path.join(dir, "client"));
+    try {
+      thrown = new ServiceError("RATE_LIMITED", "Too many requests");
+      const limited = await send(`${escaped.url}/api/headless/list`);
+      expect([limited.status, json(limited.body)]).toEqual([
+        429,
+        { ok: false, error: { code: "RATE_LIMITED", message: "Too many requests", retryable: true } },
+      ]);
+      thrown = new Error("a bug");
+      const unknown = await send(`${escaped.url}/api/headless/list`);
+      expect([unknown.status, json(unknown.body)]).toEqual([
+        500,
+        { ok: false, error: { code: "INTERNAL_ERROR", message: "Unexpected failure", retryable: true } },
+      ]);
+    } finally {
+      await escaped.stop();
+    }
   });
 
   test("an unknown path is a plain 404 (JSON under /api/ and /proxy/), with nothing logged but its access line", async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { JWTPayload } from "jose";
 import { expect } from "vitest";
-import { mintDirectAccessToken, type DirectChannel } from "~/services/direct-access/direct-token.server";
+import type { DirectChannel } from "~/services/channels";
+import { mintDirectAccessToken } from "~/services/direct-access/direct-token.server";
 import { TEST_ENV } from "../setup/test-env";
 import { customerAccountSessionToken, signHs256 as signWithSecret } from "./session-token";
 import { APP_URL, DEMO_SHOP, givenShop, sendToApp, type ShopSetup } from "./app";

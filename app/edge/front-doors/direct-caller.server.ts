@@ -1,7 +1,8 @@
 import { ServiceError } from "~/lib/errors";
 import type { Caller } from "~/services/saved-items/caller";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { verifyDirectAccessToken, type DirectChannel } from "~/services/direct-access/direct-token.server";
+import type { DirectChannel } from "~/services/channels";
+import { verifyDirectAccessToken } from "~/services/direct-access/direct-token.server";
 
 /** The Headless front door: a service token minted by /api/headless/auth/exchange. */
 export function requireHeadlessCaller(request: Request): Promise<Caller> {

@@ -1,12 +1,13 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { getEnv } from "~/config/env.server";
+import { SHOP_DOMAIN_PATTERN } from "~/services/channels";
 
 /** What Flow's trigger lifecycle callback carries (its documented properties; others are ignored). */
 const LifecycleSchema = z.object({
   flow_trigger_definition_id: z.string().min(1).max(255),
   has_enabled_flow: z.boolean(),
-  shopify_domain: z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/),
+  shopify_domain: z.string().regex(SHOP_DOMAIN_PATTERN),
   timestamp: z.iso.datetime({ offset: true }),
 });
 

@@ -2,7 +2,7 @@ import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { requireOfflineSession } from "~/platform/offline-sessions.server";
-import { SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
+import { SHOP_DOMAIN_PATTERN } from "~/services/channels";
 import { ANONYMOUS_VIEWER, type Caller } from "~/services/saved-items/caller";
 import { requestUrl } from "../request-input.server";
 import { verifyProxyRequest } from "./proxy-signature.server";

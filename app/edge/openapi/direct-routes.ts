@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "~/lib/errors";
 import { DirectAccessGrantSchema, HeadlessExchangeRequestSchema } from "~/services/direct-access/schemas";
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
-import { EXCHANGE_PATHS, operationPath, type DirectChannel } from "../route-table";
+import type { DirectChannel } from "~/services/channels";
+import { EXCHANGE_PATHS, operationPath } from "../route-table";
 
 /**
  * What the OpenAPI document says about each direct-channel route, derived from the operation

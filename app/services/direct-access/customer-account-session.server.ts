@@ -1,6 +1,7 @@
 import { decodeJwt, jwtVerify, type JWTPayload } from "jose";
 import { getEnv } from "~/config/env.server";
-import { CUSTOMER_GID_PATTERN, SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
+import { SHOP_DOMAIN_PATTERN } from "~/services/channels";
+import { CUSTOMER_GID_PATTERN } from "~/services/direct-access/direct-token.server";
 import { ServiceError } from "~/lib/errors";
 import { issueDirectAccess, requireEntitledShop } from "./issue-direct-access.server";
 import type { DirectAccessGrant } from "./schemas";

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getEnv } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
+import { DIRECT_CHANNELS, SHOP_DOMAIN_PATTERN, type DirectChannel } from "~/services/channels";
 
 /** Lifetime of a direct-API access token (spec §5.2, §8). There is no refresh: clients exchange again. */
 export const DIRECT_ACCESS_TOKEN_TTL_SECONDS = 300;
@@ -11,10 +12,6 @@ export const DIRECT_ACCESS_TOKEN_TTL_SECONDS = 300;
 /** Clock skew tolerated between the service instances that mint and verify. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
-export const DIRECT_CHANNELS = ["headless", "customer-account"] as const;
-export type DirectChannel = (typeof DIRECT_CHANNELS)[number];
-
-export const SHOP_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export const CUSTOMER_GID_PATTERN = /^gid:\/\/shopify\/Customer\/\d+$/;
 
 // Strict on purpose: a token carrying anything but these claims was not minted here.

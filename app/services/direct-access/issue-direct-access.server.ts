@@ -1,9 +1,6 @@
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import {
-  DIRECT_ACCESS_TOKEN_TTL_SECONDS,
-  mintDirectAccessToken,
-  type DirectChannel,
-} from "~/services/direct-access/direct-token.server";
+import type { DirectChannel } from "~/services/channels";
+import { DIRECT_ACCESS_TOKEN_TTL_SECONDS, mintDirectAccessToken } from "~/services/direct-access/direct-token.server";
 import { ServiceError, type ErrorCode } from "~/lib/errors";
 import { assertChannelEntitled } from "~/services/plans";
 import { logUnexpectedLookupFailure } from "~/platform/platform-json.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DIRECT_CHANNELS, SHOP_DOMAIN_PATTERN } from "~/services/direct-access/direct-token.server";
+import { DIRECT_CHANNELS, SHOP_DOMAIN_PATTERN } from "~/services/channels";
 
 /**
  * The exchange request and response shapes (spec §4.2), kept as zod so the OpenAPI document can

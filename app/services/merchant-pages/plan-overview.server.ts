@@ -1,5 +1,6 @@
 import { clock } from "~/lib/clock";
-import { CHANNELS, PLAN_KEYS, PLANS, type Channel, type Plan, type PlanKey } from "~/services/plans";
+import { CHANNELS, type Channel } from "~/services/channels";
+import { PLAN_KEYS, PLANS, type Plan, type PlanKey } from "~/services/plans";
 import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 

@@ -4,8 +4,13 @@ import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
-import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggerInUse, numericIdOf } from "./flow-triggers.server";
-import type { VariantChange } from "./product-changes.server";
+import {
+  FLOW_TRIGGER_HANDLES,
+  fireFlowTrigger,
+  flowTriggerInUse,
+  numericIdOf,
+  type FlowTriggerHandle,
+} from "./flow-triggers.server";
 import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
 
 /**
@@ -32,6 +37,14 @@ const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const RESUMED_PER_DELIVERY = 3;
 /** How many savers one change notifies at most (pages of 100). */
 const MAX_SAVER_PAGES = 20;
+
+/** One variant's change that a Flow trigger reports (product-changes.server.ts finds them). */
+export interface VariantChange {
+  trigger: FlowTriggerHandle;
+  variantGid: string;
+  oldPrice?: number;
+  newPrice?: number;
+}
 
 interface Position {
   change: number;

@@ -1,13 +1,8 @@
 import { z } from "zod";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
-import {
-  FLOW_TRIGGER_HANDLES,
-  flowTriggerInUse,
-  flowTriggersEnabled,
-  type FlowTriggerHandle,
-} from "./flow-triggers.server";
+import { resumeFanOutsAfterAnswer, startFanOut, type VariantChange } from "./fan-outs.server";
+import { FLOW_TRIGGER_HANDLES, flowTriggerInUse, flowTriggersEnabled } from "./flow-triggers.server";
 
 /**
  * products/update → Saved item price dropped and Saved item back in stock, and
@@ -39,13 +34,6 @@ export type ProductUpdatePayload = z.infer<typeof ProductUpdatePayloadSchema>;
 interface VariantState {
   price?: number;
   inventory?: number;
-}
-
-export interface VariantChange {
-  trigger: FlowTriggerHandle;
-  variantGid: string;
-  oldPrice?: number;
-  newPrice?: number;
 }
 
 const WEBHOOK_ID_TTL_MS = 7 * 24 * 60 * 60 * 1000;

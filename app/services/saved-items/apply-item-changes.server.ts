@@ -2,7 +2,8 @@ import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
-import { ServiceError, isServiceError } from "~/lib/errors";
+import { asServiceError } from "~/lib/envelope";
+import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
 import { itemHandle, listHandle } from "./handles.server";
@@ -325,8 +326,4 @@ function toWrite(caller: Caller, change: PlannedChange, plan: Exclude<ItemPlan, 
       ...plan.fields,
     },
   };
-}
-
-function asServiceError(error: unknown): ServiceError {
-  return isServiceError(error) ? error : new ServiceError("INTERNAL_ERROR", "Unexpected failure", { cause: error });
 }

@@ -1,5 +1,5 @@
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Channel } from "~/services/plans";
+import type { Channel } from "~/services/channels";
 
 /** Who is asking, established by a channel's front door before the dispatcher runs. */
 export interface Caller {

@@ -1,4 +1,4 @@
-// Regenerates tests/emulator/schemas/ from the platform's published introspection files:
+// Regenerates the emulator's schemas/ from the platform's published introspection files:
 //
 //   npm run schemas:vendor -- <dir>
 //
@@ -18,7 +18,7 @@ import {
   validateSchema,
   type IntrospectionQuery,
 } from "graphql";
-import { SCHEMA_APIS, SCHEMA_VERSION, vendoredSchemaFile, vendoredSchemasDir } from "../tests/emulator/schemas";
+import { SCHEMA_APIS, SCHEMA_VERSION, vendoredSchemaFile, vendoredSchemasDir } from "./schemas";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
@@ -72,5 +72,5 @@ for (const api of SCHEMA_APIS) {
 
 writeFileSync(
   path.join(vendoredSchemasDir, "manifest.json"),
-  `${JSON.stringify({ generatedBy: "scripts/vendor-platform-schemas.ts", schemas: manifest }, null, 2)}\n`,
+  `${JSON.stringify({ generatedBy: "tests/emulator/vendor-schemas.ts", schemas: manifest }, null, 2)}\n`,
 );
