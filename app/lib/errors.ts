@@ -26,7 +26,7 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** The one error type of the service; turned into the envelope in one place (http/envelope). */
+/** The one error type of the service; turned into the envelope in one place (app/edge/envelope.server.ts). */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
