@@ -22,7 +22,7 @@ describe("a platform that hangs", () => {
     onTestFinished(() => timeoutSpy.mockRestore());
     let answered = false;
     const answering = callProxy("/proxy/api/is-saved", { query: identityQuery() }).finally(() => (answered = true));
-    await expect.poll(() => emulator.countRequests({ api: "admin" })).toBe(1);
+    await expect.poll(() => emulator.countRequests({ api: "admin" }), { timeout: 10_000 }).toBe(1);
     expect(answered).toBe(false);
     expect(timeouts.map((timeout) => timeout.ms)).toContain(PLATFORM_TIMEOUT_MS);
     for (const timeout of timeouts) timeout.fire();
