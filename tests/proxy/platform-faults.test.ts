@@ -1,31 +1,25 @@
 // The platform slow or hanging: every outbound call has a timeout, and a batch cut off midway
 // reports each operation's true outcome.
-import { describe, expect, onTestFinished, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
 import { PLATFORM_TIMEOUT_MS } from "~/platform/platform-fetch.server";
 import { MAX_WRITES_PER_MUTATION } from "~/services/saved-items/metaobject-store.server";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
+import { controlTimeouts } from "../support/time";
 
 describe("a platform that hangs", () => {
   test("an operation answers PLATFORM_UPSTREAM_ERROR (retryable) within the timeout, and costs the budget nothing", async () => {
     const shop = await givenShop({ plan: "pro" });
     emulator.injectFault({ kind: "hang", api: "admin" });
-    // The platform calls' timeouts fire when the test says, not when the time has passed.
-    const timeouts: { ms: number; fire: () => void }[] = [];
-    const timeoutSpy = vi.spyOn(AbortSignal, "timeout").mockImplementation((ms) => {
-      const controller = new AbortController();
-      timeouts.push({ ms, fire: () => controller.abort(new DOMException("timed out", "TimeoutError")) });
-      return controller.signal;
-    });
-    onTestFinished(() => timeoutSpy.mockRestore());
+    const timeouts = controlTimeouts();
     let answered = false;
     const answering = callProxy("/proxy/api/is-saved", { query: identityQuery() }).finally(() => (answered = true));
     await expect.poll(() => emulator.countRequests({ api: "admin" }), { timeout: 10_000 }).toBe(1);
     expect(answered).toBe(false);
-    expect(timeouts.map((timeout) => timeout.ms)).toContain(PLATFORM_TIMEOUT_MS);
-    for (const timeout of timeouts) timeout.fire();
+    expect(timeouts.asked()).toContain(PLATFORM_TIMEOUT_MS);
+    timeouts.fire();
     const answer = await answering;
     expect(answer.status).toBe(502);
     expect(answer.body.error).toMatchObject({ code: "PLATFORM_UPSTREAM_ERROR", retryable: true });
