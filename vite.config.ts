@@ -4,6 +4,16 @@ import tsconfigPaths from "vite-tsconfig-paths";
 
 const isVitest = Boolean(process.env.VITEST);
 
+/** Remix's future flags, also those of the build tests/support/app.ts makes of the app's modules. */
+export const remixFuture = {
+  v3_fetcherPersist: true,
+  v3_relativeSplatPath: true,
+  v3_throwAbortReason: true,
+  v3_lazyRouteDiscovery: true,
+  v3_singleFetch: false,
+  v3_routeConfig: false,
+};
+
 export default defineConfig({
   server: { port: Number(process.env.PORT || 3000) },
   plugins: [
@@ -11,14 +21,7 @@ export default defineConfig({
     !isVitest &&
       remix({
         ignoredRouteFiles: ["**/.*", "**/*.test.*"],
-        future: {
-          v3_fetcherPersist: true,
-          v3_relativeSplatPath: true,
-          v3_throwAbortReason: true,
-          v3_lazyRouteDiscovery: true,
-          v3_singleFetch: false,
-          v3_routeConfig: false,
-        },
+        future: remixFuture,
       }),
     tsconfigPaths(),
   ],

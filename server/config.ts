@@ -2,18 +2,17 @@ import { z } from "zod";
 
 /**
  * The node flags the server runs with (`npm start` passes them; the sandbox and the tests start
- * build/server.js with them too):
+ * build/server.js with them too). docs/scaling.md ("The server's node flags, measured") has the
+ * runs behind each:
  * - the request scope is an AsyncLocalStorage, which Node 22 backs with a promise hook that runs
- *   for every promise unless it is backed by async context frames (the default from Node 24): a
- *   tenth of an is-saved's CPU;
+ *   for every promise unless it is backed by async context frames (the default from Node 24);
  * - V8 lets the old generation grow to several times the live data between full collections, by
- *   default: under steady load RSS rose 200 MiB over the first 30,000 requests with 50 MiB live.
- *   Growing it by a fifth keeps RSS within about 10 MiB of where it started (docs/scaling.md has
- *   the figures), and the smaller heap was no slower;
+ *   default, so RSS climbs under steady load with the live data flat; growing it by a fifth keeps
+ *   RSS where it started, and the smaller heap is no slower;
  * - a request's objects nearly all die young, and V8's default young generation (semi-spaces that
  *   start at 1 MiB and grow to 16) is scavenged every few requests under load, promoting what is
- *   merely in flight. A fixed 64 MiB semi-space cut 8–16% of an is-saved's CPU, measured side by
- *   side, for about 100 MiB more RSS from the start that does not grow.
+ *   merely in flight. A fixed 64 MiB semi-space spends less CPU per request, for more RSS from the
+ *   start that does not grow.
  */
 export const SERVER_NODE_FLAGS = [
   "--experimental-async-context-frame",

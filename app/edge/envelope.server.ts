@@ -5,8 +5,8 @@ import { annotateRequest } from "~/lib/request-context.server";
 
 /**
  * An envelope with its length stated: the server's compression leaves a body under its 1 KiB
- * threshold alone (it gzipped an is-saved's 34 bytes into more, and paid for a zlib stream each
- * time), and the answer goes out in one piece rather than chunked.
+ * threshold alone, which gzip would only make larger at the cost of a zlib stream (docs/scaling.md,
+ * "Clients that accept gzip"), and the answer goes out in one piece rather than chunked.
  */
 function envelopeResponse(body: string, status: number, extraHeaders?: Record<string, string>): Response {
   return new Response(body, {

@@ -1,12 +1,30 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { expect, test } from "vitest";
+import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { createKeyLocks } from "~/lib/coordination/key-lock.server";
+
+// The waits are read from performance.now() and bounded with setTimeout: both run on the test's clock.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function holding(withKeyLocks: ReturnType<typeof createKeyLocks>, key: string) {
   let release!: () => void;
   const done = withKeyLocks([key], () => new Promise<void>((resolve) => (release = resolve)));
   return { release: () => (release(), done) };
+}
+
+/** Whether the promise has settled once everything due by now has run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await vi.advanceTimersByTimeAsync(0);
+  return done;
 }
 
 test("a waiter that gives up leaves its place to the next in line, who still waits for the holder", async () => {
@@ -15,8 +33,10 @@ test("a waiter that gives up leaves its place to the next in line, who still wai
   const holder = holding(withKeyLocks, "k");
   const impatient = withKeyLocks(["k"], async () => order.push("impatient"), 30);
   const patient = withKeyLocks(["k"], async () => order.push("patient"));
-  await expect(impatient).rejects.toBeInstanceOf(LockUnavailableError);
-  await sleep(20);
+  const refused = expect(impatient).rejects.toBeInstanceOf(LockUnavailableError);
+  await vi.advanceTimersByTimeAsync(30);
+  await refused;
+  await vi.advanceTimersByTimeAsync(1_000);
   expect(order).toEqual([]);
   await holder.release();
   await patient;
@@ -27,11 +47,13 @@ test("a waiter arriving after the last in line gave up still waits for the holde
   const withKeyLocks = createKeyLocks();
   const order: string[] = [];
   const holder = holding(withKeyLocks, "k");
-  await expect(withKeyLocks(["k"], async () => order.push("impatient"), 30)).rejects.toBeInstanceOf(
+  const refused = expect(withKeyLocks(["k"], async () => order.push("impatient"), 30)).rejects.toBeInstanceOf(
     LockUnavailableError,
   );
+  await vi.advanceTimersByTimeAsync(30);
+  await refused;
   const late = withKeyLocks(["k"], async () => order.push("late"));
-  await sleep(20);
+  await vi.advanceTimersByTimeAsync(1_000);
   expect(order).toEqual([]);
   await holder.release();
   await late;
@@ -40,10 +62,17 @@ test("a waiter arriving after the last in line gave up still waits for the holde
 
 test("the wait is bounded over all keys together, and a free key is taken even at the deadline", async () => {
   const withKeyLocks = createKeyLocks();
-  const holder = holding(withKeyLocks, "b");
-  const startedAt = performance.now();
-  await expect(withKeyLocks(["a", "b"], async () => {}, 50)).rejects.toBeInstanceOf(LockUnavailableError);
-  expect(performance.now() - startedAt).toBeLessThan(500);
-  await holder.release();
+  const holderOfA = holding(withKeyLocks, "a");
+  const holderOfB = holding(withKeyLocks, "b");
+  const both = withKeyLocks(["a", "b"], async () => "both", 50);
+  // "a" is free after 30 ms; "b" then has what is left of the 50, not 50 of its own.
+  await vi.advanceTimersByTimeAsync(30);
+  await holderOfA.release();
+  await vi.advanceTimersByTimeAsync(19);
+  expect(await settled(both)).toBe(false);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(await settled(both)).toBe(true);
+  await expect(both).rejects.toBeInstanceOf(LockUnavailableError);
+  await holderOfB.release();
   await expect(withKeyLocks(["a", "b"], async () => "both", 0)).resolves.toBe("both");
 });

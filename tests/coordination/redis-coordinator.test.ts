@@ -54,6 +54,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
     raw = new Redis(REDIS_URL);
   });
   afterEach(() => {
+    vi.useRealTimers();
     vi.restoreAllMocks();
   });
   afterAll(async () => {
@@ -91,37 +92,41 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       expect(await increments(false)).toBeLessThan(50);
     });
 
-    test("a lock held elsewhere for longer than lockWaitMs is LockUnavailableError, and fn does not run", async () => {
+    test("a lock held elsewhere for longer than lockWaitMs is LockUnavailableError once lockWaitMs has passed, and fn does not run", async () => {
       const key = randomUUID();
       const holder = await holdInBackground(instance(), key);
+      // The waiter's deadline is read from performance.now(), which the test moves; its polls and
+      // Redis's answers keep real time.
+      vi.useFakeTimers({ toFake: ["performance"] });
       const waiter = instance({ lockWaitMs: 300 });
       let ran = false;
-      const startedAt = performance.now();
-      await expect(waiter.withLocks([key], async () => void (ran = true))).rejects.toBeInstanceOf(LockUnavailableError);
-      const waitedMs = performance.now() - startedAt;
-      expect(waitedMs).toBeGreaterThanOrEqual(295);
-      // Around lockWaitMs, nowhere near the holder's 10 s lease.
-      expect(waitedMs).toBeLessThan(1_500);
+      let settled = false;
+      const waiting = waiter.withLocks([key], async () => void (ran = true));
+      waiting.catch(() => {}).finally(() => (settled = true));
+      // Several polls go by while its clock stands still: it keeps waiting.
+      await sleep(400);
+      expect(settled).toBe(false);
+      vi.advanceTimersByTime(300);
+      await expect(waiting).rejects.toBeInstanceOf(LockUnavailableError);
       expect(ran).toBe(false);
+      vi.useRealTimers();
       await holder.release();
       await expect(waiter.withLocks([key], async () => "now")).resolves.toBe("now");
     });
 
-    test("a waiter takes the lock as soon as it is released, woken by the release notice rather than a poll", async () => {
+    test("a waiter takes the lock once it is released, woken by the release notice rather than a poll", async () => {
       const key = randomUUID();
-      const [a, b] = [instance(), instance()];
-      const handoffs: number[] = [];
+      // Neither the holder's lease nor the waiter's poll ends within the test: only the notice can
+      // wake the waiter.
+      const [a, b] = [instance({ lockTtlMs: 600_000 }), instance({ maxPollMs: 600_000, lockWaitMs: 600_000 })];
       for (let round = 0; round < 5; round++) {
         const holder = await holdInBackground(a, key);
-        let releasedAt = 0;
-        const waiting = b.withLocks([key], async () => handoffs.push(performance.now() - releasedAt));
+        const waiting = b.withLocks([key], async () => "handed over");
+        // Time for the waiter to subscribe and go to sleep, so the release is what wakes it.
         await sleep(150);
-        releasedAt = performance.now();
         await holder.release();
-        await waiting;
+        await expect(waiting).resolves.toBe("handed over");
       }
-      // Polling alone (every 80 to 120 ms) would hand over after about 50 ms, half the time more.
-      expect(handoffs.sort((x, y) => x - y)[2]).toBeLessThan(25);
     });
 
     test("the watchdog keeps a holder's lock for longer than its lease", async () => {
@@ -137,14 +142,12 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const key = randomUUID();
       const crashing = instance({ lockTtlMs: 400 });
       await holdInBackground(crashing, key);
-      const takenAt = performance.now();
-      // Its connections go without a release, and its renewals fail from now on.
+      // Its connections go without a release, and its renewals fail from now on: the lock is still
+      // there, with its lease running.
       await crashing.close();
+      expect(await raw.pttl(`${prefix}:lock:${key}`)).toBeGreaterThan(0);
       const next = instance();
-      await next.withLocks([key], async () => {
-        // Not before the lease ran out (the lease began on the server a little before takenAt).
-        expect(performance.now() - takenAt).toBeGreaterThan(380);
-      });
+      await expect(next.withLocks([key], async () => "taken")).resolves.toBe("taken");
     });
 
     test("a holder paused past its lease loses the lock: the next holder has a greater fence and assertHeld throws", async () => {
@@ -241,13 +244,12 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
   describe("when Redis cannot be reached", () => {
     test("nothing answers: withLocks refuses fast, takeTokens counts locally, versions throw; logged once", async () => {
       const warn = vi.spyOn(console, "warn");
-      const down = instance({ url: "redis://127.0.0.1:1" });
+      // No timeout ends a call within the test: each must be refused without waiting for one.
+      const down = instance({ url: "redis://127.0.0.1:1", commandTimeoutMs: 600_000, lockWaitMs: 600_000 });
       let ran = false;
-      const startedAt = performance.now();
       await expect(down.withLocks(["item"], async () => void (ran = true))).rejects.toBeInstanceOf(
         LockUnavailableError,
       );
-      expect(performance.now() - startedAt).toBeLessThan(2_000);
       expect(ran).toBe(false);
 
       const rule = { capacity: 2, refillPerSecond: 1 };
@@ -255,12 +257,9 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       expect(await down.takeTokens("client", rule)).toEqual({ allowed: true });
       expect(await down.takeTokens("client", rule)).toMatchObject({ allowed: false });
 
-      const againAt = performance.now();
       await expect(down.readVersions(["shop:a"])).rejects.toBeInstanceOf(CoordinatorUnavailableError);
       await expect(down.bumpVersion("shop:a")).rejects.toBeInstanceOf(CoordinatorUnavailableError);
       await expect(down.withLocks(["item"], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
-      // Refused on the spot, not after a network timeout.
-      expect(performance.now() - againAt).toBeLessThan(200);
 
       expect(warnings(warn, "Redis unreachable (")).toBe(1);
       expect(warnings(warn, "rate limits are per instance")).toBe(1);
@@ -355,11 +354,14 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const silent = net.createServer((socket) => accepted.push(socket));
       await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
       try {
-        const hung = instance({ url: `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}` });
-        const startedAt = performance.now();
+        // Nothing else ends these calls within the test: only the command timeout can.
+        const hung = instance({
+          url: `redis://127.0.0.1:${(silent.address() as net.AddressInfo).port}`,
+          commandTimeoutMs: 300,
+          lockWaitMs: 600_000,
+        });
         await expect(hung.withLocks(["item"], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
         await expect(hung.readVersions(["shop:a"])).rejects.toBeInstanceOf(CoordinatorUnavailableError);
-        expect(performance.now() - startedAt).toBeLessThan(2_000);
       } finally {
         silent.close();
         for (const socket of accepted) socket.destroy();

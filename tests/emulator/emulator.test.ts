@@ -1,6 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlatformEmulator, type Plan } from "./index";
+import { heldSleeps } from "./testing";
 
 const SHOP = "emulator-shop.myshopify.com";
 const ADMIN_TOKEN = "shpat_emulator";
@@ -12,7 +13,8 @@ const ADMIN_URL = `https://${SHOP}/admin/api/2026-10/graphql.json`;
 const START = Date.parse("2026-10-01T00:00:00Z");
 
 let clockMs = START;
-const emulator = createPlatformEmulator({ now: () => new Date(clockMs) });
+const sleeps = heldSleeps();
+const emulator = createPlatformEmulator({ now: () => new Date(clockMs), sleep: sleeps.sleep });
 const server = setupServer(...emulator.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
@@ -538,9 +540,11 @@ describe("faults and latency", () => {
 
   it("delays every answer by the configured latency", async () => {
     emulator.setLatency(150);
-    const started = performance.now();
-    await admin(SHOP_QUERY);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    const answer = admin(SHOP_QUERY);
+    await expect.poll(sleeps.waiting).toEqual([150]);
+    expect(emulator.requests).toEqual([]);
+    sleeps.wakeAll();
+    expect((await answer).status).toBe(200);
   });
 });
 

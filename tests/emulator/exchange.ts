@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { getOperationAST } from "graphql";
 import { http, HttpResponse, type JsonBodyType, type RequestHandler } from "msw";
 import { parseDocument, type ParsedDocument } from "./documents";
@@ -16,6 +15,7 @@ export interface GraphqlRequest {
 
 export interface RouteEnv {
   latencyMs(): number;
+  sleep(ms: number): Promise<void>;
   log: RequestLog;
   faults: FaultQueue;
 }
@@ -100,7 +100,7 @@ async function replyWithFault(
   if (!fault) return produce();
   switch (fault.kind) {
     case "delay":
-      await sleep(fault.delayMs ?? 0);
+      await env.sleep(fault.delayMs ?? 0);
       return produce();
     case "hang":
       await env.faults.hang(request.signal);
@@ -130,7 +130,7 @@ async function serve(
 
 async function withLatency(env: RouteEnv, answer: () => Promise<Reply>): Promise<Reply> {
   const ms = env.latencyMs();
-  if (ms > 0) await sleep(ms);
+  if (ms > 0) await env.sleep(ms);
   return answer();
 }
 

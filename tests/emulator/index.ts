@@ -1,4 +1,5 @@
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { adminApiRoute } from "./admin-api";
 import { loadAppConfig } from "./app-config";
 import { bulkResultRoute, setBulkOperationDuration } from "./bulk-operations";
@@ -70,6 +71,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     log: createRequestLog(logLimit),
     faults: createFaultQueue(),
     latencyMs: () => latencyMs,
+    sleep: options.sleep ?? ((ms) => sleep(ms)),
     nextId: () => (lastId += 1),
   };
 

@@ -32,3 +32,19 @@ export async function postAdmin(
   });
   return { status: response.status, body: (await response.json()) as GraphqlBody };
 }
+
+/**
+ * The emulator's waits (latency, delay faults) held until the test wakes them, so a test sees what
+ * was waited for and that nothing was answered before, without spending the time.
+ */
+export function heldSleeps() {
+  const held: { ms: number; wake: () => void }[] = [];
+  return {
+    sleep: (ms: number) => new Promise<void>((wake) => held.push({ ms, wake })),
+    /** The waits begun and not yet woken, in milliseconds. */
+    waiting: () => held.map((sleep) => sleep.ms),
+    wakeAll: () => {
+      for (const sleep of held.splice(0)) sleep.wake();
+    },
+  };
+}

@@ -31,6 +31,8 @@ export interface EmulatorOptions {
   /** How long an expiring offline access token lasts, unless the shop says otherwise. Default 3600. */
   adminTokenLifetimeSeconds?: number;
   now?: () => Date;
+  /** How a latency or a delay fault is waited out; tests pass one that waits on their own clock. */
+  sleep?: (ms: number) => Promise<void>;
   /** How many recent requests `requests` keeps (and schema violations); counts stay exact. Default 10,000. */
   requestLogLimit?: number;
   /** The initial setSearchLag, restored by reset(). Default 0. */

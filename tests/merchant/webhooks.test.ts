@@ -65,7 +65,7 @@ describe("webhook verification (the library's authenticate.webhook)", () => {
       headers: signed.headers,
       body: JSON.stringify({ domain: "other.myshopify.com" }),
     });
-    await expect(sendToApp(tampered)).rejects.toMatchObject({ status: 401 });
+    expect((await sendToApp(tampered)).status).toBe(401);
     expect((await db.shop.findUniqueOrThrow({ where: { domain: shop } })).uninstalledAt).toBeNull();
   });
 });

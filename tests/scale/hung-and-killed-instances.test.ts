@@ -3,15 +3,14 @@
 // it back once it answers again; the sandbox starts the killed one again. Which instance answered a
 // request is read from its access log line, by the request id.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { descendantsOf, isAlive } from "../support/processes";
 import { signedProxyUrl } from "../support/proxy-signature";
-import { listInstances, redisUnavailableReason } from "./support";
+import { listInstances, describeWithRedis } from "./support";
 
-const skip = redisUnavailableReason();
 const DEMO = "demo.myshopify.com";
 
 let sandbox: RunningSandbox;
@@ -20,7 +19,6 @@ let emulator: RemoteEmulator;
 const stopped = new Set<number>();
 
 beforeAll(async () => {
-  if (skip) return;
   sandbox = await startSandbox({ SANDBOX_INSTANCES: "2" });
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
 }, 180_000);
@@ -64,7 +62,7 @@ async function answeredBy(requestId: string): Promise<number> {
   return loggedBy(requestId)[0]!;
 }
 
-describe.skipIf(skip)("an instance that hangs or dies", () => {
+describeWithRedis("an instance that hangs or dies", () => {
   test("a hung instance: what it holds is answered 504 and not sent elsewhere, the other answers the rest, and it comes back", async () => {
     const [first, second] = await listInstances(sandbox.url);
     expect([first!.healthy, second!.healthy]).toEqual([true, true]);
@@ -147,8 +145,4 @@ describe.skipIf(skip)("an instance that hangs or dies", () => {
     await sandbox.stop();
     await expect.poll(() => family.filter(isAlive), { timeout: 15_000 }).toEqual([]);
   });
-});
-
-test.skipIf(!skip)("tests of hung and killed instances need Redis", () => {
-  console.warn(`hung and killed instance tests skipped: ${skip}`);
 });

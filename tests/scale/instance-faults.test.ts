@@ -1,19 +1,17 @@
 // Instances that die or are replaced, in the two-instance sandbox: killed in the middle of a save,
 // or restarted one after the other while shoppers keep calling.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import { callSandboxProxy as call } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
-import { listInstances, redisUnavailableReason } from "./support";
+import { listInstances, describeWithRedis } from "./support";
 
-const skip = redisUnavailableReason();
 const DEMO = "demo.myshopify.com";
 
 let sandbox: RunningSandbox;
 let emulator: RemoteEmulator;
 
 beforeAll(async () => {
-  if (skip) return;
   sandbox = await startSandbox({ SANDBOX_INSTANCES: "2" });
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
 }, 180_000);
@@ -23,7 +21,7 @@ afterAll(async () => {
 
 const identity = (entityGid: string) => ({ context: "wishlist", entityType: "product", entityGid });
 
-describe.skipIf(skip)("instances that die or are replaced", () => {
+describeWithRedis("instances that die or are replaced", () => {
   test("a rolling restart of both instances under load drops no request", async () => {
     const before = await listInstances(sandbox.url);
     let running = true;
@@ -106,8 +104,4 @@ describe.skipIf(skip)("instances that die or are replaced", () => {
       );
     }
   }, 90_000);
-});
-
-test.skipIf(!skip)("instance fault tests need Redis", () => {
-  console.warn(`instance fault tests skipped: ${skip}`);
 });

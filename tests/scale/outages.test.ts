@@ -1,16 +1,15 @@
 // Faults survived: the production server (build/server.js) with its database and Redis behind
 // relays that a test can cut and restore, and the platform emulated over HTTP.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPlatformEmulator } from "../emulator";
 import { startEmulatorServer } from "../emulator/http-server";
 import { freshDatabaseUrl, serverBuildDir, startBuiltServer, type ChildServer } from "../server/support";
 import { signedProxyUrl } from "../support/proxy-signature";
 import { createRelay } from "../support/relay";
 import { TEST_ENV } from "../setup/test-env";
-import { redisUnavailableReason } from "./support";
+import { describeWithRedis } from "./support";
 
-const skip = redisUnavailableReason();
 const SHOP = "outage.myshopify.com";
 /** /readyz names its checks only to a caller with the metrics token. */
 const METRICS_TOKEN = "outages-metrics-token-0123456789";
@@ -22,7 +21,6 @@ let redis: Relay;
 let closeEmulator: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  if (skip) return;
   const emulator = createPlatformEmulator({
     clientId: TEST_ENV.SHOPIFY_API_KEY,
     clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
@@ -93,7 +91,7 @@ const readiness = async () => {
   return { status: response.status, body: await response.json() };
 };
 
-describe.skipIf(skip)("faults survived", () => {
+describeWithRedis("faults survived", () => {
   test("PostgreSQL unreachable: INTERNAL_ERROR (retryable) within a bound, readiness red, and back by itself", async () => {
     expect((await call("/proxy/api/is-saved", "1", { query: item })).status).toBe(200);
     await database.cut();
@@ -136,8 +134,4 @@ describe.skipIf(skip)("faults survived", () => {
     }
     expect(toggled?.body.data.state).toBe("removed");
   }, 60_000);
-});
-
-test.skipIf(!skip)("outage tests need Redis", () => {
-  console.warn(`outage tests skipped: ${skip}`);
 });

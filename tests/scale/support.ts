@@ -1,9 +1,19 @@
+import { describe } from "vitest";
+
+// A real Redis, named by REDIS_URL: npm run test:services sets it; the default run has none.
+const redisUnavailable = process.env.REDIS_URL
+  ? undefined
+  : "set REDIS_URL to a Redis server (npm run test:services does)";
+
 /**
- * Why the tests of several instances cannot run here, or undefined when they can: they need a real
- * Redis, named by REDIS_URL (npm run test:services sets it; the default run has none).
+ * The tests of several instances: reported skipped, with the reason in their title, where there is
+ * no Redis to share. The file's hooks run only when a test does.
  */
-export function redisUnavailableReason(): string | undefined {
-  return process.env.REDIS_URL ? undefined : "set REDIS_URL to a Redis server (npm run test:services does)";
+export function describeWithRedis(title: string, body: () => void): void {
+  describe.skipIf(redisUnavailable !== undefined)(
+    redisUnavailable ? `${title} (skipped: ${redisUnavailable})` : title,
+    body,
+  );
 }
 
 /** An app instance as the sandbox reports it (`/__sandbox/instances`). */

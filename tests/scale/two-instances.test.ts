@@ -1,22 +1,19 @@
 // Several instances, one truth: the two-instance sandbox (SANDBOX_INSTANCES=2: two app processes
 // behind the round-robin front, sharing the database, Redis and the emulator process), driven over
 // real HTTP, each instance addressed directly where it matters which one answers.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { callSandboxProxy as call } from "../sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { signedWebhook } from "../support/admin";
-import { redisUnavailableReason } from "./support";
-
-const skip = redisUnavailableReason();
+import { describeWithRedis } from "./support";
 
 let sandbox: RunningSandbox;
 let instances: string[];
 let emulator: RemoteEmulator;
 
 beforeAll(async () => {
-  if (skip) return;
   sandbox = await startSandbox({ SANDBOX_INSTANCES: "2" });
   const listed = (await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: { url: string }[] };
   instances = listed.instances.map((instance) => instance.url);
@@ -38,7 +35,7 @@ const identity = (entityGid: string, context = "wishlist") => ({ context, entity
 /** Spreads calls over both instances: even indices to the first, odd to the second. */
 const on = (index: number) => instances[index % instances.length]!;
 
-describe.skipIf(skip)("two instances, one truth", () => {
+describeWithRedis("two instances, one truth", () => {
   test("10 concurrent saves of one new item over both instances: exactly one 200 and nine DUPLICATE_SAVE", async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
@@ -147,8 +144,4 @@ describe.skipIf(skip)("two instances, one truth", () => {
     expect(after.status).toBe(403);
     expect(after.body.error.code).toBe("SHOP_NOT_INSTALLED");
   });
-});
-
-test.skipIf(!skip)("two instances need Redis", () => {
-  console.warn(`two-instance tests skipped: ${skip}`);
 });

@@ -1,52 +1,53 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import path from "node:path";
+import { UNSAFE_flatRoutes as flatRoutes } from "@remix-run/dev";
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import db from "~/db.server";
-import { OPERATION_NAMESPACES } from "~/edge/route-table";
 import { clock } from "~/lib/clock";
 import { releaseUsageLeases, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { sessionStorage } from "~/shopify.server";
 import type { PlanKey } from "~/services/plans";
+import { remixFuture } from "../../vite.config";
 import { TEST_ENV } from "../setup/test-env";
 import { emulator, offlineSessionFor } from "./platform";
 import { signedProxyUrl, type ProxyUrlOptions } from "./proxy-signature";
 
-type RouteModule = {
-  loader?: (args: LoaderFunctionArgs) => Promise<Response>;
-  action?: (args: LoaderFunctionArgs) => Promise<Response>;
-};
-const routeModules = import.meta.glob<RouteModule>("../../app/routes/*.{ts,tsx}");
-
-/** The flat-route module name of a path, as Remix names files ("/a/b.json" → "a.b[.]json"). */
-const flatRouteName = (pathname: string) => pathname.replace(/^\//, "").replaceAll("/", ".");
-
-/** The namespace whose $operation param route serves a path (one segment below it), if any. */
-function operationRouteOf(pathname: string): { namespace: string; operation: string } | undefined {
-  for (const namespace of Object.values(OPERATION_NAMESPACES)) {
-    const rest = pathname.startsWith(`${namespace}/`) ? pathname.slice(namespace.length + 1) : undefined;
-    if (rest && !rest.includes("/")) return { namespace, operation: rest };
-  }
-  return undefined;
-}
+const APP_DIRECTORY = path.resolve(import.meta.dirname, "../../app");
+const appModules = import.meta.glob<ServerBuild["routes"][string]["module"]>([
+  "../../app/root.tsx",
+  "../../app/routes/**/*.{ts,tsx}",
+]);
 
 /**
- * Sends a Request through the app's own route module for its path, as Remix would: the operation
- * routes through their channel's param route (<namespace>.$operation, from the route table),
- * every other path through its flat-route file; GET/HEAD/OPTIONS to the loader, other methods to
- * the action.
+ * The app as a Remix build of its own modules, as vitest loads them: the routes Remix's flat-routes
+ * convention reads from app/routes, under app/root.tsx, with app/entry.server.tsx as the entry.
+ * Made on the first request, since a test file that sends none need not load the admin pages.
  */
+async function appBuild(): Promise<ServerBuild> {
+  const manifest = { root: { id: "root", file: "root.tsx", path: "" }, ...flatRoutes(APP_DIRECTORY) };
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(manifest)) {
+    const load = appModules[`../../app/${route.file}`];
+    if (!load) throw new Error(`no module for route ${id} (app/${route.file})`);
+    routes[id] = { ...route, module: await load() };
+  }
+  return {
+    mode: "production",
+    entry: { module: await import("~/entry.server") },
+    routes,
+    assets: { entry: { imports: [], module: "" }, routes: {}, url: "", version: "test" },
+    publicPath: "/",
+    assetsBuildDirectory: "build/client",
+    future: remixFuture,
+    isSpaMode: false,
+  };
+}
+
+let handler: ReturnType<typeof createRequestHandler> | undefined;
+
+/** Sends a Request through Remix's own request handler: its route matching, loaders and actions. */
 export async function sendToApp(request: Request): Promise<Response> {
-  const { pathname } = new URL(request.url);
-  const operationRoute = operationRouteOf(pathname);
-  const file = operationRoute ? `${flatRouteName(operationRoute.namespace)}.$operation` : flatRouteName(pathname);
-  // Flat-route file names escape a literal dot as "[.]" (api.openapi[.]json → /api/openapi.json).
-  const entry = Object.entries(routeModules).find(
-    ([name]) => name.match(/([^/]+)\.tsx?$/)?.[1]?.replaceAll("[.]", ".") === file,
-  );
-  if (!entry) throw new Error(`no route module for ${request.url}`);
-  const module = await entry[1]();
-  const handler = ["GET", "HEAD", "OPTIONS"].includes(request.method) ? module.loader : module.action;
-  if (!handler) throw new Error(`route ${file} has no handler for ${request.method}`);
-  const params = operationRoute ? { operation: operationRoute.operation } : {};
-  return handler({ request, params, context: {} });
+  handler ??= createRequestHandler(await appBuild());
+  return handler(request, {});
 }
 
 export const APP_URL = TEST_ENV.SHOPIFY_APP_URL;

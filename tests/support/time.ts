@@ -1,4 +1,4 @@
-import { vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
 import { clock } from "~/lib/clock";
 import { advancePlatformClock, platformNow } from "./platform";
 
@@ -16,4 +16,25 @@ export function advanceTime(ms: number, appClock: typeof clock = clock): void {
 /** Makes the app's clock read the emulated platform's time. */
 export function followPlatformClock(appClock: typeof clock = clock): void {
   if (!vi.isMockFunction(appClock.now)) vi.spyOn(appClock, "now").mockImplementation(platformNow);
+}
+
+/**
+ * The test's own hand on AbortSignal.timeout (what bounds every platform call) until it ends: the
+ * signals abort, as a timeout would, only when `fire` is called.
+ */
+export function controlTimeouts() {
+  const timeouts: { ms: number; controller: AbortController }[] = [];
+  const spy = vi.spyOn(AbortSignal, "timeout").mockImplementation((ms) => {
+    const controller = new AbortController();
+    timeouts.push({ ms, controller });
+    return controller.signal;
+  });
+  onTestFinished(() => spy.mockRestore());
+  return {
+    /** The bounds asked for so far, in milliseconds. */
+    asked: () => timeouts.map((timeout) => timeout.ms),
+    fire: () => {
+      for (const { controller } of timeouts) controller.abort(new DOMException("timed out", "TimeoutError"));
+    },
+  };
 }

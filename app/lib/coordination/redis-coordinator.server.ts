@@ -24,6 +24,8 @@ export interface RedisCoordinatorOptions {
   lockWaitMs?: number;
   /** Bounds connecting and every command. */
   commandTimeoutMs?: number;
+  /** The longest a waiter sleeps between attempts when no release notice wakes it. */
+  maxPollMs?: number;
   /**
    * Called when Redis comes back without the data it had (restarted without persistence, or a
    * failover to a replica that lagged). Version bumps may have been lost with it, so anything
@@ -38,9 +40,13 @@ export interface RedisCoordinatorOptions {
   inFlightBoundMs?: number;
 }
 
-const DEFAULTS = { lockTtlMs: 10_000, lockWaitMs: 5_000, commandTimeoutMs: 1_000, inFlightBoundMs: 6_000 };
-/** The longest a waiter sleeps between attempts when no release notice wakes it. */
-const MAX_POLL_MS = 100;
+const DEFAULTS = {
+  lockTtlMs: 10_000,
+  lockWaitMs: 5_000,
+  commandTimeoutMs: 1_000,
+  maxPollMs: 100,
+  inFlightBoundMs: 6_000,
+};
 const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
 
 /**
@@ -57,7 +63,7 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
  *
  * Waiting: within an instance waiters queue first come, first served, so at most one per key
  * waits in Redis; it sleeps until the holder's release notice (pub/sub) or the lease's end,
- * capped at 100 ms. Every waiter gives up after lockWaitMs in all. There is no queue across
+ * capped at maxPollMs (100 ms). Every waiter gives up after lockWaitMs in all. There is no queue across
  * instances: an instance whose own queue for a key is long tends to keep the key until that
  * queue drains, and another instance's waiter may run out of time meanwhile.
  *
@@ -78,7 +84,7 @@ const REMOVAL_REMEMBERED_MS = 10 * 60_000;
 const MAX_FIELD_UPDATE_ATTEMPTS = 10;
 
 export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordinator {
-  const { lockTtlMs, lockWaitMs, commandTimeoutMs, inFlightBoundMs } = { ...DEFAULTS, ...options };
+  const { lockTtlMs, lockWaitMs, commandTimeoutMs, maxPollMs, inFlightBoundMs } = { ...DEFAULTS, ...options };
   const key = (kind: string, name: string) => `${options.keyPrefix}:${kind}:${name}`;
   const fenceKey = `${options.keyPrefix}:lock-fence`;
   const epochKey = `${options.keyPrefix}:epoch`;
@@ -141,7 +147,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         if (left <= 0)
           throw new LockUnavailableError(`Waited ${lockWaitMs} ms for the lock on ${blocking}; retry shortly`);
         // A lease that has less left than the cap is a holder that may have crashed: try as it ends.
-        const sleep = Math.min(fenceOrLeaseLeft > 0 ? fenceOrLeaseLeft : MAX_POLL_MS, MAX_POLL_MS);
+        const sleep = Math.min(fenceOrLeaseLeft > 0 ? fenceOrLeaseLeft : maxPollMs, maxPollMs);
         await watch.next(Math.min(left, sleep * (0.8 + Math.random() * 0.4)));
       }
     } catch (error) {
