@@ -198,5 +198,8 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
 /** Serves a request with the build's routes: what createRequestHandler of @remix-run/express did. */
 export function createRemixResponder(build: ServerBuild): RemixResponder {
   const handle = createRequestHandler(build, "production");
-  return async (req, res, context, body) => sendResponse(res, await handle(fetchRequestOf(req, res, body), context));
+  return async (req, res, context, body) => {
+    const request = fetchRequestOf(req, res, body);
+    return sendResponse(res, await handle(request, { ...context, requestUrl: request.url }));
+  };
 }

@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { z } from "zod";
 import { isServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
@@ -68,9 +69,13 @@ export async function insightsAction(
 }
 
 /** The finished export as a CSV download, streamed from the bulk operation's result. */
-export async function insightsExportResponse(admin: AdminGraphqlClient, request: Request): Promise<Response> {
+export async function insightsExportResponse(
+  admin: AdminGraphqlClient,
+  request: Request,
+  context: AppLoadContext,
+): Promise<Response> {
   try {
-    const { operation } = parseQuery(request, ExportQuerySchema);
+    const { operation } = parseQuery(request, context, ExportQuerySchema);
     const body = await exportCsv(admin, operation);
     return new Response(body, {
       headers: {

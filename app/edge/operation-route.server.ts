@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Channel } from "~/services/channels";
@@ -12,7 +12,7 @@ import { requireProxyCaller } from "./front-doors/proxy-caller.server";
 import { parseJsonBody, parseQuery } from "./request-input.server";
 
 /** Each channel's front door: who is calling, established before anything else is read. */
-const FRONT_DOORS: Record<Channel, (request: Request) => Promise<Caller>> = {
+const FRONT_DOORS: Record<Channel, (request: Request, context: AppLoadContext) => Promise<Caller>> = {
   "online-store": requireProxyCaller,
   headless: requireHeadlessCaller,
   "customer-account": requireCustomerAccountCaller,
@@ -29,7 +29,7 @@ type Handler = (args: LoaderFunctionArgs) => Promise<Response>;
  * response, errors included, carries CORS headers.
  */
 export function createChannelRoute(channel: Channel): { loader: Handler; action: Handler } {
-  const handleOperation: Handler = async ({ request, params }) => {
+  const handleOperation: Handler = async ({ request, params, context }) => {
     try {
       const operation = params.operation;
       if (!isOperationName(operation))
@@ -37,9 +37,9 @@ export function createChannelRoute(channel: Channel): { loader: Handler; action:
       annotateRequest({ channel, operation });
       const { method, input } = OPERATIONS[operation];
       if (request.method !== method) throw methodNotAllowed(method);
-      const caller = await FRONT_DOORS[channel](request);
+      const caller = await FRONT_DOORS[channel](request, context);
       annotateRequest({ shop: caller.shop });
-      const parsed = method === "GET" ? parseQuery(request, input) : await parseJsonBody(request, input);
+      const parsed = method === "GET" ? parseQuery(request, context, input) : await parseJsonBody(request, input);
       return okResponse(await dispatchSavedItems(caller, operation, parsed));
     } catch (error) {
       return errorResponse(error);

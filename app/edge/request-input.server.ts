@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { ServiceError } from "~/lib/errors";
 import { isSingleLineText, SINGLE_LINE_MESSAGE } from "~/services/saved-items/schemas";
@@ -39,15 +40,22 @@ export async function parseJsonBody<Schema extends z.ZodType>(
 
 const parsedUrls = new WeakMap<Request, URL>();
 
-/** The request's URL, parsed once however many steps read it (the front door, then the query). */
-export function requestUrl(request: Request): URL {
+/**
+ * The request's URL as the client sent it (the load context's, when the server gave one), parsed
+ * once however many steps read it (the front door, then the query).
+ */
+export function requestUrl(request: Request, context: AppLoadContext | undefined): URL {
   let url = parsedUrls.get(request);
-  if (!url) parsedUrls.set(request, (url = new URL(request.url)));
+  if (!url) parsedUrls.set(request, (url = new URL(context?.requestUrl ?? request.url)));
   return url;
 }
 
-export function parseQuery<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
-  const url = requestUrl(request);
+export function parseQuery<Schema extends z.ZodType>(
+  request: Request,
+  context: AppLoadContext | undefined,
+  schema: Schema,
+): z.infer<Schema> {
+  const url = requestUrl(request, context);
   assertQueryEncoding(url.search);
   const params = url.searchParams;
   const query: Record<string, string> = {};

@@ -18,6 +18,12 @@ export interface ServerLoadContext {
    * means something only once the proxy's signature holds; without such a hop, clientAddress.
    */
   proxiedClientAddress?: string;
+  /**
+   * The URL as the client sent it. Remix rebuilds the query string of the Request it hands a
+   * loader or action (it strips its own parameters through URLSearchParams), which rewrites a
+   * malformed escape ("%zz", bytes that are not UTF-8) into a valid one, so the query is read from here.
+   */
+  requestUrl?: string;
   /** The access-log fields of this request (the object annotateRequest writes into). */
   log?: RequestLogFields;
 }

@@ -3,7 +3,7 @@ import { insightsExportResponse } from "~/edge/admin-insights.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 
 // A resource route: the Insights page fetches it (with App Bridge's session token) for the CSV.
-export const loader = async ({ request }: LoaderFunctionArgs) => {
+export const loader = async ({ request, context }: LoaderFunctionArgs) => {
   const { admin } = await requireAdminShop(request);
-  return insightsExportResponse(admin, request);
+  return insightsExportResponse(admin, request, context);
 };

@@ -33,6 +33,8 @@ beforeAll(async () => {
         hasLog: typeof context.log === "object",
         url: new URL(request.url).origin,
         forwardedFor: request.headers.get("x-forwarded-for"),
+        search: new URL(request.url).search,
+        sentSearch: context.requestUrl && new URL(context.requestUrl).search,
       }),
     "test/cookies": () => {
       const headers = new Headers({ "Cache-Control": "no-store" });
@@ -321,6 +323,8 @@ describe("the load context", () => {
       hasLog: true,
       url: server.url,
       forwardedFor: null,
+      search: "",
+      sentSearch: "",
     });
     const proxied = await send(`${behindProxy.url}/test/context`, {
       // A proxy that keeps the Host header, as most do (the adapter takes the port from Host).
@@ -333,6 +337,14 @@ describe("the load context", () => {
     });
     expect(json(proxied.body)).toMatchObject({ clientAddress: "203.0.113.9", url: "https://app.example" });
     expect(behindProxy.requestLines().at(-1)).toMatchObject({ clientAddress: "203.0.113.9" });
+  });
+
+  test("carries the URL as sent, whose malformed escapes Remix rewrites in the loader's request", async () => {
+    const response = await send(`${server.url}/test/context?context=wish%zzlist&bytes=%FF`);
+    expect(json(response.body)).toMatchObject({
+      search: "?context=wish%25zzlist&bytes=%EF%BF%BD",
+      sentSearch: "?context=wish%zzlist&bytes=%FF",
+    });
   });
 });
 

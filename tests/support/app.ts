@@ -47,7 +47,8 @@ let handler: ReturnType<typeof createRequestHandler> | undefined;
 /** Sends a Request through Remix's own request handler: its route matching, loaders and actions. */
 export async function sendToApp(request: Request): Promise<Response> {
   handler ??= createRequestHandler(await appBuild());
-  return handler(request, {});
+  // As the server does (server/remix-adapter.ts): the URL as sent, before Remix rebuilds its query.
+  return handler(request, { requestUrl: request.url });
 }
 
 export const APP_URL = TEST_ENV.SHOPIFY_APP_URL;

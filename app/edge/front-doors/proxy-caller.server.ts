@@ -1,3 +1,4 @@
+import type { AppLoadContext } from "@remix-run/node";
 import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
@@ -11,8 +12,8 @@ import { verifyProxyRequest } from "./proxy-signature.server";
  * The Online Store front door: the platform's signature over the query (and its freshness), then
  * the logged-in customer, then the install. The customer is read only after the signature holds.
  */
-export async function requireProxyCaller(request: Request): Promise<Caller> {
-  return proxyCaller(request, undefined);
+export async function requireProxyCaller(request: Request, context: AppLoadContext | undefined): Promise<Caller> {
+  return proxyCaller(request, context, undefined);
 }
 
 /**
@@ -20,13 +21,21 @@ export async function requireProxyCaller(request: Request): Promise<Caller> {
  * but a logged-out shopper is the shop's one anonymous viewer, whose rate and budget share all
  * logged-out shoppers of the shop have in common.
  */
-export async function requireProxyViewer(request: Request): Promise<Caller> {
-  return proxyCaller(request, ANONYMOUS_VIEWER);
+export async function requireProxyViewer(request: Request, context: AppLoadContext | undefined): Promise<Caller> {
+  return proxyCaller(request, context, ANONYMOUS_VIEWER);
 }
 
-async function proxyCaller(request: Request, loggedOut: string | undefined): Promise<Caller> {
+async function proxyCaller(
+  request: Request,
+  context: AppLoadContext | undefined,
+  loggedOut: string | undefined,
+): Promise<Caller> {
   // The platform stamps signatures with the real time, so freshness is judged by it, not by `clock`.
-  const { shop, loggedInCustomerId } = verifyProxyRequest(requestUrl(request), getEnv().SHOPIFY_API_SECRET, new Date());
+  const { shop, loggedInCustomerId } = verifyProxyRequest(
+    requestUrl(request, context),
+    getEnv().SHOPIFY_API_SECRET,
+    new Date(),
+  );
   if (!loggedInCustomerId && loggedOut === undefined) throw new ServiceError("AUTH_REQUIRED", "Log in to save items");
   if (loggedInCustomerId && !/^\d{1,20}$/.test(loggedInCustomerId))
     throw new ServiceError("AUTH_REQUIRED", "The logged-in customer id is not valid");

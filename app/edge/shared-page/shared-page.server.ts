@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import type { AppLoadContext } from "@remix-run/node";
 import { annotateRequest } from "~/lib/request-context.server";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { MAX_SHARED_LIST_LIMIT, SHARE_TOKEN_PATTERN } from "~/services/saved-items/sharing-schemas";
@@ -29,12 +30,12 @@ function liquid(status: number, body: string, headers: Record<string, string> = 
 export async function sharedPageResponse(
   request: Request,
   token: string | undefined,
-  context: unknown,
+  context: AppLoadContext,
 ): Promise<Response> {
   annotateRequest({ channel: "online-store", operation: "shared-page" });
   let caller;
   try {
-    caller = await requireProxyViewer(request);
+    caller = await requireProxyViewer(request, context);
   } catch (error) {
     if (error instanceof ServiceError && error.code === "SHOP_NOT_INSTALLED")
       return liquid(404, sharedListNotFoundLiquid());
