@@ -226,16 +226,19 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
           locale: { iso_code: locale },
         },
       };
+      // ?app=off renders the page as the theme alone, without the app's blocks, embed and assets:
+      // the same page with and without the app, for the storefront benchmark.
+      const withApp = url.searchParams.get("app") !== "off";
       const rendered: RenderedBlock[] = [];
       const appBlocks: Record<string, string> = {};
-      for (const [slot, name] of Object.entries(blocks)) {
+      for (const [slot, name] of withApp ? Object.entries(blocks) : []) {
         const block = await theme.renderBlock(name, { ...globals, ...scope }, overrides);
         rendered.push(block);
         appBlocks[slot] = block.html;
       }
       // The app embed is enabled on every page, as a merchant would in the theme editor.
-      const embed = await theme.renderBlock("saved-items-embed", globals, overrides);
-      rendered.push(embed);
+      const embed = withApp ? await theme.renderBlock("saved-items-embed", globals, overrides) : undefined;
+      if (embed) rendered.push(embed);
       // The platform includes each block's schema assets once per page.
       const assets = (key: "javascript" | "stylesheet") => [
         ...new Set(
@@ -257,7 +260,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         ...globals,
         page_title: scope.page_title,
         content_for_layout: content,
-        app_embeds: embed.html,
+        app_embeds: embed?.html ?? "",
         app_scripts: assets("javascript"),
         app_stylesheets: assets("stylesheet"),
         shopify_json: shopifyJson,
