@@ -115,7 +115,48 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     return response.json();
   }
 
-  test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown", async () => {
+  test("no render-blocking request from the app: no stylesheet link, only deferred scripts; hearts shift nothing", async () => {
+    for (const url of ["/collections/all", "/products/linen-shirt", "/pages/saved-items"]) {
+      const html = await (await fetch(`${sandbox.url}${url}`)).text();
+      const head = /<head>([\s\S]*?)<\/head>/.exec(html)![1]!;
+      const tags = (name: string) => head.match(new RegExp(`<${name}\\b[^>]*>`, "g")) ?? [];
+      expect(
+        tags("link").filter((tag) => /stylesheet/.test(tag)),
+        url,
+      ).toEqual([]);
+      const appScripts = tags("script").filter((tag) => tag.includes("/storefront-assets/"));
+      expect(appScripts.length, url).toBe(1);
+      for (const tag of appScripts) expect(tag, url).toMatch(/\s(defer|async)[\s>=]/);
+      // The styles come inline, before the blocks' markup.
+      expect(html.indexOf(".si-heart {"), url).toBeGreaterThan(0);
+      expect(html.indexOf(".si-heart {"), url).toBeLessThan(html.indexOf('data-si="'));
+    }
+    await open("/collections/all");
+    expect(await page.locator(".si-heart").count()).toBe(5);
+    expect(await heart("linen-shirt").evaluate((el) => getComputedStyle(el).position)).toBe("absolute");
+    // Every layout shift since the page began (the buffered entries come in the observer's first
+    // callback, if there are any: a page without a shift has none).
+    const shifts = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const values: number[] = [];
+          new PerformanceObserver((entries) => {
+            for (const entry of entries.getEntries()) values.push((entry as unknown as { value: number }).value);
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(values), 200);
+        }),
+    );
+    expect(shifts).toEqual([]);
+  });
+
+  test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown, with no request to the app", async () => {
+    // The page was rendered for a guest: neither a view nor a save asks the app anything.
+    const proxy = recordProxyCalls();
+    await open("/collections/all");
+    await heart("canvas-tote").click();
+    await expect.poll(() => heart("canvas-tote").getAttribute("aria-pressed")).toBe("true");
+    await heart("canvas-tote").click();
+    await expect.poll(() => heart("canvas-tote").getAttribute("aria-pressed")).toBe("false");
     await open("/products/linen-shirt");
     expect(await page.locator("[data-si=button]").getAttribute("data-customer")).toBe("");
     await expect.poll(() => saveButton().getAttribute("aria-pressed")).toBe("false");
@@ -134,6 +175,8 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
     expect(guest).toEqual([
       expect.objectContaining({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/8101" }),
     ]);
+    proxy.stop();
+    expect(proxy.calls).toEqual([]);
     await shot("1-guest-save");
   });
 
@@ -155,6 +198,16 @@ describe.skipIf(SKIP)("storefront in headless Chromium (theme app extension + ap
       }),
     ]);
     await shot("2-merged-after-login");
+  });
+
+  test("a logged-in session's first page view reads the list once, whichever blocks the page has", async () => {
+    for (const url of ["/products/linen-shirt", "/collections/all", "/products/wool-beanie?s.save_target=variant"]) {
+      await page.evaluate(() => localStorage.clear()); // a new session: nothing stored on this device
+      const proxy = recordProxyCalls();
+      await open(url);
+      proxy.stop();
+      expect(proxy.calls, url).toEqual(["GET list"]);
+    }
   });
 
   test("save on a product page; the collection hearts, the saved-items block, remove, reload", async () => {

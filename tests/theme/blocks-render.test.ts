@@ -92,7 +92,22 @@ describe("theme blocks rendered with liquidjs", () => {
     }
   });
 
-  test("schemas: targets, one shared script and stylesheet, a default for every setting the Liquid reads", () => {
+  test.each(["save-button", "saved-items", "saved-items-embed"])(
+    "%s carries its styles inline, before its markup (a schema stylesheet would block rendering)",
+    async (name) => {
+      const { html } = await createThemeRenderer({ locale: "en" }).renderBlock(name, {
+        ...globalsFor(1001),
+        product: shirt(),
+      });
+      const style = html.indexOf("<style>");
+      expect(style).toBeGreaterThanOrEqual(0);
+      expect(style).toBeLessThan(html.indexOf('data-si="'));
+      expect(html).toContain('[aria-pressed="true"] .si-icon');
+      expect(html).not.toMatch(/<link\b/);
+    },
+  );
+
+  test("schemas: targets, one shared script and no stylesheet, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
       ["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]),
     );
@@ -101,7 +116,7 @@ describe("theme blocks rendered with liquidjs", () => {
     expect(blocks["saved-items-embed"]!.schema.target).toBe("body");
     for (const { schema, source } of Object.values(blocks)) {
       expect(schema.javascript).toBe("saved-items.js");
-      expect(schema.stylesheet).toBe("saved-items.css");
+      expect(schema.stylesheet).toBeUndefined();
       const settings = defaultSettings(schema);
       for (const [, id] of source.matchAll(/block\.settings\.(\w+)/g)) expect(settings).toHaveProperty(id!);
     }
