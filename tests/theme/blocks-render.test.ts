@@ -93,7 +93,7 @@ describe("theme blocks rendered with liquidjs", () => {
   });
 
   test.each(["save-button", "saved-items", "saved-items-embed"])(
-    "%s carries its styles inline, before its markup (a schema stylesheet would block rendering)",
+    "%s carries its styles and its script loader inline, before its markup (schema assets would go in the head)",
     async (name) => {
       const { html } = await createThemeRenderer({ locale: "en" }).renderBlock(name, {
         ...globalsFor(1001),
@@ -104,10 +104,11 @@ describe("theme blocks rendered with liquidjs", () => {
       expect(style).toBeLessThan(html.indexOf('data-si="'));
       expect(html).toContain('[aria-pressed="true"] .si-icon');
       expect(html).not.toMatch(/<link\b/);
+      expect(html).toContain('"/storefront-assets/saved-items.js"'); // its loader, run after the page's load event
     },
   );
 
-  test("schemas: targets, one shared script and no stylesheet, a default for every setting the Liquid reads", () => {
+  test("schemas: targets, no assets, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
       ["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]),
     );
@@ -115,7 +116,8 @@ describe("theme blocks rendered with liquidjs", () => {
     expect(blocks["saved-items"]!.schema.target).toBe("section");
     expect(blocks["saved-items-embed"]!.schema.target).toBe("body");
     for (const { schema, source } of Object.values(blocks)) {
-      expect(schema.javascript).toBe("saved-items.js");
+      // Neither asset through the schema: the platform would put both in the page's head.
+      expect(schema.javascript).toBeUndefined();
       expect(schema.stylesheet).toBeUndefined();
       const settings = defaultSettings(schema);
       for (const [, id] of source.matchAll(/block\.settings\.(\w+)/g)) expect(settings).toHaveProperty(id!);

@@ -4,6 +4,7 @@
 // for the logged-in sandbox customer, as the platform's app proxy does. Mounted by the sandbox's
 // front (front.ts) before its proxy to the app. Also under /fr/ (French locale files,
 // Shopify.routes.root "/fr/").
+import compression from "compression";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
 import { signedProxyUrl } from "../../support/proxy-signature";
@@ -99,6 +100,9 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
   }
 
   const router = express.Router();
+  // Compressed, as the platform serves a storefront's pages and its CDN the extension's assets: what
+  // the app adds to a page is measured (npm run bench:storefront) in the bytes a shopper receives.
+  router.use(compression());
   router.use(ASSETS_URL_PREFIX, express.static(path.join(EXTENSION_DIR, "assets"), { maxAge: 0 }));
   for (const [locale, prefix] of Object.entries(LOCALES) as [Locale, string][]) {
     router.use(prefix || "/", localizedRouter(locale, prefix));
