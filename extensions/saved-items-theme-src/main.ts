@@ -1,7 +1,8 @@
 // The Saved Items theme script: every storefront page with one of the extension's blocks runs it.
 // Built into extensions/saved-items-theme/assets/saved-items.js by `npm run build:extensions` (one
-// minified ES2019 IIFE; the platform's linter limits an app block's script to 10,000 bytes). It
-// adds only window.SavedItems.init, which the theme editor's section reloads call too.
+// minified ES2019 IIFE, held to the 10,000 bytes the platform's linter allows an app block's
+// script). The blocks load it after the page's load event. It adds only window.SavedItems.init,
+// which the theme editor's section reloads call too.
 import { readBlockConfig, type BlockConfig } from "./block-config";
 import { all, data, listen, setAttr } from "./dom";
 import { initCardHearts } from "./card-hearts";

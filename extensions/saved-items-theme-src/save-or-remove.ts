@@ -14,7 +14,9 @@ const pending: Record<string, true> = {};
  * Optimistic: the state flips at once; /save or /remove (idempotent, so safe to retry) confirms
  * it, or it rolls back. An answer that contradicts what this page believed (DUPLICATE_SAVE on a
  * save, ITEM_NOT_FOUND on a remove) confirms the new state all the same, and corrects the stored
- * one. AUTH_REQUIRED keeps the choice as a guest save.
+ * one. A guest's choice is kept as a guest save: without a request when the page was rendered for
+ * a guest (the app could only answer AUTH_REQUIRED), on that answer when the customer has logged
+ * out since.
  */
 export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: boolean): Promise<Outcome> {
   const { context, entityGid } = item;
@@ -25,20 +27,20 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
   const after = on ? handleOf(item.snapshot) : undefined;
   item.source = config.source;
   setSaved(context, entityGid, after);
-  try {
-    await callProxy(config, on ? "save" : "remove", requestBody(item));
-  } catch (error) {
-    const code = (error as SavedItemsError).code;
-    if (code === "AUTH_REQUIRED") {
-      setGuestSave(item, on);
-      return "guest";
-    }
-    if (code !== (on ? "DUPLICATE_SAVE" : "ITEM_NOT_FOUND")) {
-      setSaved(context, entityGid, before, true);
-      return "error";
-    }
-  } finally {
-    delete pending[key];
+  const code = config.customer
+    ? await callProxy(config, on ? "save" : "remove", requestBody(item)).then(
+        () => "",
+        (error: SavedItemsError) => error.code,
+      )
+    : "AUTH_REQUIRED";
+  delete pending[key];
+  if (code === "AUTH_REQUIRED") {
+    setGuestSave(item, on);
+    return "guest";
+  }
+  if (code && code !== (on ? "DUPLICATE_SAVE" : "ITEM_NOT_FOUND")) {
+    setSaved(context, entityGid, before, true);
+    return "error";
   }
   setSaved(context, entityGid, after, true);
   return "ok";

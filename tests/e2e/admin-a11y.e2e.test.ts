@@ -3,7 +3,6 @@
 // and phone widths, since a code block or a table scrolls only when the page is narrow enough.
 // Then Home's theme status, without App Bridge (as in the sandbox) and with its app.extensions()
 // stubbed as the admin would answer it.
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import type { AxeResults } from "axe-core";
@@ -12,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { runInsightsOperation } from "../support/insights";
-import { ADMIN_PAGES, adminPage, adminUrl, CHROMIUM, CHROMIUM_ARGS, hydrated } from "../merchant/admin-browser";
+import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../merchant/admin-browser";
+import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -20,8 +20,6 @@ const VIEWPORTS = [
   { name: "desktop", width: 1200, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-const SKIP = process.env.SKIP_BROWSER_TESTS === "1" || !existsSync(CHROMIUM);
 
 /** One line per violation and node, so a failure says what to fix without opening a report. */
 const describeViolations = (violations: AxeResults["violations"]) =>
@@ -43,7 +41,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   return describeViolations(results.violations);
 }
 
-describe.skipIf(SKIP)("the admin pages against WCAG 2.1 AA (axe-core, Chromium)", () => {
+describe.skipIf(browserMissing)(browserTestTitle("the admin pages against WCAG 2.1 AA (axe-core, Chromium)"), () => {
   let sandbox: RunningSandbox;
   let browser: Browser;
 

@@ -3,20 +3,19 @@
 // emulator's HTTP server), then the page rendered and screenshotted into tests/.artifacts/.
 // Without the admin's App Bridge (its CDN script is blocked here) the page is its server render plus
 // hydration, so the refresh is driven from here with a session token, as App Bridge would.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
 import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 import { BROWSER_AGENT, runInsightsOperation } from "../support/insights";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
-const SKIP = process.env.SKIP_BROWSER_TESTS === "1";
 
-describe.skipIf(SKIP)("the Insights page in headless Chromium", () => {
+describe.skipIf(browserMissing)(browserTestTitle("the Insights page in headless Chromium"), () => {
   let sandbox: RunningSandbox;
   let browser: Browser;
   let page: Page;
@@ -27,10 +26,9 @@ describe.skipIf(SKIP)("the Insights page in headless Chromium", () => {
   });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: npm run setup:browser installs it`);
     mkdirSync(ARTIFACTS, { recursive: true });
     sandbox = await startSandbox();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 }, userAgent: BROWSER_AGENT });
     await page.route("https://cdn.shopify.com/**", (route) => route.abort());
   }, 180_000);

@@ -5,9 +5,6 @@ import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "../sandbox/config";
 import { BROWSER_AGENT } from "../support/insights";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu"];
-
 export const ADMIN_PAGES = [
   { name: "Home", path: "/app" },
   { name: "Plans", path: "/app/plans" },

@@ -34,7 +34,7 @@ beforeAll(async () => {
         url: new URL(request.url).origin,
         forwardedFor: request.headers.get("x-forwarded-for"),
         search: new URL(request.url).search,
-        sentSearch: context.requestUrl && new URL(context.requestUrl).search,
+        sentSearch: typeof context.requestUrl === "string" ? new URL(context.requestUrl).search : undefined,
       }),
     "test/cookies": () => {
       const headers = new Headers({ "Cache-Control": "no-store" });

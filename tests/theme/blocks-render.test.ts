@@ -92,7 +92,23 @@ describe("theme blocks rendered with liquidjs", () => {
     }
   });
 
-  test("schemas: targets, one shared script and stylesheet, a default for every setting the Liquid reads", () => {
+  test.each(["save-button", "saved-items", "saved-items-embed"])(
+    "%s carries its styles and its script loader inline, before its markup (schema assets would go in the head)",
+    async (name) => {
+      const { html } = await createThemeRenderer({ locale: "en" }).renderBlock(name, {
+        ...globalsFor(1001),
+        product: shirt(),
+      });
+      const style = html.indexOf("<style>");
+      expect(style).toBeGreaterThanOrEqual(0);
+      expect(style).toBeLessThan(html.indexOf('data-si="'));
+      expect(html).toContain('[aria-pressed="true"] .si-icon');
+      expect(html).not.toMatch(/<link\b/);
+      expect(html).toContain('"/storefront-assets/saved-items.js"'); // its loader, run after the page's load event
+    },
+  );
+
+  test("schemas: targets, no assets, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
       ["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]),
     );
@@ -100,8 +116,9 @@ describe("theme blocks rendered with liquidjs", () => {
     expect(blocks["saved-items"]!.schema.target).toBe("section");
     expect(blocks["saved-items-embed"]!.schema.target).toBe("body");
     for (const { schema, source } of Object.values(blocks)) {
-      expect(schema.javascript).toBe("saved-items.js");
-      expect(schema.stylesheet).toBe("saved-items.css");
+      // Neither asset through the schema: the platform would put both in the page's head.
+      expect(schema.javascript).toBeUndefined();
+      expect(schema.stylesheet).toBeUndefined();
       const settings = defaultSettings(schema);
       for (const [, id] of source.matchAll(/block\.settings\.(\w+)/g)) expect(settings).toHaveProperty(id!);
     }

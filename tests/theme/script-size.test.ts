@@ -1,7 +1,8 @@
 // The storefront script: assets/saved-items.js is the esbuild build of the TypeScript in
-// extensions/saved-items-theme-src (scripts/build-extensions.ts; the platform's linter counts the
-// asset's raw bytes against 10,000). This test keeps the two in sync, measures the script and checks
-// its surface.
+// extensions/saved-items-theme-src (scripts/build-extensions.ts). The platform's linter counts a
+// schema script's raw bytes against 10,000; the blocks load this one themselves, after the page
+// (snippets/saved-items-script.liquid), so the linter no longer sees it and this test holds it to
+// the same limit. It also keeps the two in sync, measures the script and checks its surface.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { runInNewContext } from "node:vm";

@@ -1,14 +1,11 @@
 // The admin pages' Web Vitals as the platform grades them (LCP, CLS, INP at the 75th percentile):
 // each page of a running sandbox loaded `runs` times in Chromium, a fresh browser context (cold
-// cache) each time, with one real interaction per load for INP. Run on its own it starts a sandbox:
-//   npx tsx tests/bench/storefront/admin.ts [--runs 5]
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import { chromium, type Browser, type Page } from "playwright-core";
+// cache) each time, with one real interaction per load for INP. `npm run bench:storefront` prints
+// it after the storefront's figures.
+import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "../../sandbox/config";
-import { adminUrl, CHROMIUM, CHROMIUM_ARGS, hydrated } from "../../merchant/admin-browser";
+import { adminUrl, hydrated } from "../../merchant/admin-browser";
 import { BROWSER_AGENT, runInsightsOperation } from "../../support/insights";
-import { startMeasuredSandbox } from "../sandbox";
 import { percentile } from "../stats";
 
 /** The platform's "good" bounds, graded at the 75th percentile of page loads. */
@@ -206,23 +203,5 @@ export function printAdminVitals(rows: readonly AdminVitalsRow[], print: (line: 
         row.interaction,
       ].join(" | "),
     );
-  }
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
-  const sandbox = await startMeasuredSandbox({
-    instances: 1,
-    seedFile: SANDBOX_DEFAULTS.SANDBOX_SEED,
-  });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  try {
-    await prepareAdminVitals(sandbox.url);
-    printAdminVitals(
-      await measureAdminVitals({ baseUrl: sandbox.url, browser, runs: Number(values.runs), log: console.error }),
-    );
-  } finally {
-    await browser.close();
-    await sandbox.stop();
   }
 }

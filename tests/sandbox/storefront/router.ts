@@ -4,6 +4,7 @@
 // for the logged-in sandbox customer, as the platform's app proxy does. Mounted by the sandbox's
 // front (front.ts) before its proxy to the app. Also under /fr/ (French locale files,
 // Shopify.routes.root "/fr/").
+import compression from "compression";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
 import { signedProxyUrl } from "../../support/proxy-signature";
@@ -99,6 +100,9 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
   }
 
   const router = express.Router();
+  // Compressed, as the platform serves a storefront's pages and its CDN the extension's assets: what
+  // the app adds to a page is measured (npm run bench:storefront) in the bytes a shopper receives.
+  router.use(compression());
   router.use(ASSETS_URL_PREFIX, express.static(path.join(EXTENSION_DIR, "assets"), { maxAge: 0 }));
   for (const [locale, prefix] of Object.entries(LOCALES) as [Locale, string][]) {
     router.use(prefix || "/", localizedRouter(locale, prefix));
@@ -226,16 +230,19 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
           locale: { iso_code: locale },
         },
       };
+      // ?app=off renders the page as the theme alone, without the app's blocks, embed and assets:
+      // the same page with and without the app, for the storefront benchmark.
+      const withApp = url.searchParams.get("app") !== "off";
       const rendered: RenderedBlock[] = [];
       const appBlocks: Record<string, string> = {};
-      for (const [slot, name] of Object.entries(blocks)) {
+      for (const [slot, name] of withApp ? Object.entries(blocks) : []) {
         const block = await theme.renderBlock(name, { ...globals, ...scope }, overrides);
         rendered.push(block);
         appBlocks[slot] = block.html;
       }
       // The app embed is enabled on every page, as a merchant would in the theme editor.
-      const embed = await theme.renderBlock("saved-items-embed", globals, overrides);
-      rendered.push(embed);
+      const embed = withApp ? await theme.renderBlock("saved-items-embed", globals, overrides) : undefined;
+      if (embed) rendered.push(embed);
       // The platform includes each block's schema assets once per page.
       const assets = (key: "javascript" | "stylesheet") => [
         ...new Set(
@@ -257,7 +264,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         ...globals,
         page_title: scope.page_title,
         content_for_layout: content,
-        app_embeds: embed.html,
+        app_embeds: embed?.html ?? "",
         app_scripts: assets("javascript"),
         app_stylesheets: assets("stylesheet"),
         shopify_json: shopifyJson,
