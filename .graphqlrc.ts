@@ -9,9 +9,9 @@ import type { IGraphQLConfig } from "graphql-config";
 import { ADMIN_API_VERSION } from "./app/platform/api-versions";
 
 const outputDir = "./app/types";
-const schema = gunzipSync(readFileSync(`./tests/emulator/schemas/admin-${ADMIN_API_VERSION}.graphql.gz`)).toString(
-  "utf8",
-);
+const schema = gunzipSync(
+  readFileSync(`./packages/platform-emulator/schemas/admin-${ADMIN_API_VERSION}.graphql.gz`),
+).toString("utf8");
 
 const config = {
   projects: {

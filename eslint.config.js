@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
 
 /**
  * The layers of docs/architecture.md, bottom first: a file may import its own layer or one below.
- * server/ sits above the whole app; tests/ and scripts/ above everything.
+ * server/ sits above the whole app; packages/, tests/ and scripts/ above everything.
  */
 const LAYERS = [
   { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
@@ -72,10 +72,22 @@ export default tseslint.config(
           zones: [
             ...layerZones,
             {
-              // The emulator and the sandbox never ship, and nothing but the tests may lean on them.
               target: ["!(tests)/**/*", "*.*"],
               from: "tests",
               message: "Only tests/ imports tests/.",
+            },
+            {
+              // The emulator and the sandbox (packages/) never ship; the tests, scripts and benchmarks use them.
+              target: ["app", "server"],
+              from: "packages",
+              message: "The app imports no package of packages/ (docs/architecture.md#layers).",
+            },
+            {
+              // It emulates the platform for any app, so it knows nothing of this one nor of the sandbox.
+              target: "packages/platform-emulator",
+              from: ["app", "server", "packages/sandbox"],
+              message:
+                "The platform emulator imports neither the app nor the sandbox (packages/platform-emulator/README.md).",
             },
           ],
         },
@@ -84,7 +96,13 @@ export default tseslint.config(
   },
   {
     // Tests read JSON envelopes and library internals; typing every one would only add noise.
-    files: ["tests/**/*.{ts,tsx}"],
+    // The packages' tests and their test helpers likewise.
+    files: [
+      "tests/**/*.{ts,tsx}",
+      "packages/*/tests/**/*.ts",
+      "packages/platform-emulator/src/testing.ts",
+      "packages/sandbox/src/proxy-client.ts",
+    ],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {

@@ -1,5 +1,5 @@
 // The app's production HTTP server: `npm start` runs it (server/main.ts, bundled into build/server.js)
-// and the sandbox (tests/sandbox/start.ts) serves through the same createAppServer, so the two
+// and the sandbox (packages/sandbox/src/start.ts) serves through the same createAppServer, so the two
 // cannot drift. It serves the Remix build (server/remix-adapter.ts) and owns what remix-serve left
 // out: a JSON access log without query strings or credentials, a request id, deadlines and a
 // connection cap, clean closes after early refusals, health, readiness and metrics endpoints, and a

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, test } from "vitest";
-import { repoRoot } from "../sandbox/config";
+import { repoRoot } from "@saved-items/sandbox/config";
 
 let eslint: ESLint;
 
@@ -43,16 +43,42 @@ describe("the linter's import rules", () => {
   });
 
   test.each([
-    ["app/edge/fixture.ts", "../../tests/emulator/schemas"],
-    ["server/fixture.ts", "../tests/sandbox/config"],
-    ["scripts/fixture.ts", "../tests/emulator/schemas"],
-    ["fixture.config.ts", "./tests/emulator/schemas"],
+    ["app/edge/fixture.ts", "../../tests/support/platform"],
+    ["server/fixture.ts", "../tests/support/app"],
+    ["scripts/fixture.ts", "../tests/support/platform"],
+    ["fixture.config.ts", "./tests/support/platform"],
+    ["packages/sandbox/src/fixture.ts", "../../../tests/support/app"],
   ])("%s may not import %s: only tests/ imports tests/", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
   });
 
   test("tests/ may import tests/", async () => {
-    expect(await importProblems("tests/fixture.ts", `import "./emulator/schemas";\n`)).toEqual([]);
+    expect(await importProblems("tests/fixture.ts", `import "./support/platform";\n`)).toEqual([]);
+  });
+
+  test.each([
+    ["app/edge/fixture.ts", "@saved-items/platform-emulator/schemas"],
+    ["server/fixture.ts", "@saved-items/sandbox/config"],
+    ["app/routes/fixture.ts", "../../packages/sandbox/src/config"],
+  ])("%s may not import %s: the app imports no package", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test.each([
+    ["packages/platform-emulator/src/fixture.ts", "@saved-items/sandbox/seed"],
+    ["packages/platform-emulator/src/fixture.ts", "../../../app/services/plans"],
+    ["packages/platform-emulator/src/fixture.ts", "../../../server/config"],
+  ])("%s may not import %s: the emulator stands alone", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test.each([
+    ["packages/sandbox/src/fixture.ts", "@saved-items/platform-emulator/remote"],
+    ["packages/sandbox/src/fixture.ts", "../../../app/services/plans"],
+    ["scripts/fixture.ts", "@saved-items/platform-emulator/schemas"],
+    ["tests/fixture.ts", "@saved-items/sandbox/config"],
+  ])("%s may import %s", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
   });
 
   test("two modules that import each other are a circle", async () => {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
-import { freePort } from "../sandbox/ports";
+import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { freePort } from "@saved-items/sandbox/ports";
 
 export type BaselineKind = "node" | "remix";
 

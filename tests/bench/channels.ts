@@ -2,7 +2,7 @@
 // theme), a headless backend's exchanged bearer token, a customer-account extension's exchanged
 // session token. Tokens are exchanged once and again shortly before they expire (300 s).
 import type http from "node:http";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { customerAccountSessionToken } from "../support/session-token";
 import { sendReading, type LoadRequest, type Outcome } from "./load";

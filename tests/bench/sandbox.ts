@@ -1,11 +1,11 @@
-// A sandbox (tests/sandbox: the production server, the emulator in a process of its own) started
+// A sandbox (packages/sandbox: the production server, the emulator in a process of its own) started
 // for a measurement, with what the bench and the soak read from it.
 import path from "node:path";
-import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
-import type { ShopUsage } from "../emulator/types";
-import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox } from "../sandbox/sandbox-process";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import type { ShopUsage } from "@saved-items/platform-emulator/types";
+import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox } from "@saved-items/sandbox/sandbox-process";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 
 /** /metrics needs a token; this one exists only in sandboxes the bench starts. */
 export const METRICS_TOKEN = "bench-only-metrics-token-0000";

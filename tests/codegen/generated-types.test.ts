@@ -5,7 +5,7 @@
 import path from "node:path";
 import { createContext, generate } from "@graphql-codegen/cli";
 import { describe, expect, test } from "vitest";
-import { repoRoot } from "../sandbox/config";
+import { repoRoot } from "@saved-items/sandbox/config";
 
 describe("the generated GraphQL types", () => {
   test("are what the codegen writes from the documents and the vendored schema today", async () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { ERROR_CODES } from "~/lib/errors";
 import { PLAN_KEYS, PLANS } from "~/services/plans";
-import { repoRoot } from "../sandbox/config";
+import { repoRoot } from "@saved-items/sandbox/config";
 
 const doc = readFileSync(path.join(repoRoot, "docs/api.md"), "utf8");
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 import { BROWSER_AGENT, runInsightsOperation } from "../support/insights";
 

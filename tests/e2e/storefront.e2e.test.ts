@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { signedProxyUrl } from "../support/proxy-signature";
-import { repoRoot, SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
+import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Redis } from "ioredis";
-import type { RemoteEmulator } from "../emulator/remote";
-import { freePort } from "../sandbox/ports";
-import { isAlive } from "../support/processes";
+import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { freePort } from "@saved-items/sandbox/ports";
+import { isAlive } from "@saved-items/platform-emulator/processes";
 
 export const FAULTS = [
   "platform-latency",

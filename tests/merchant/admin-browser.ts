@@ -2,7 +2,7 @@
 // them: a document request carrying a valid session token (id_token) signed with the sandbox's secret.
 import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import type { Browser, Page } from "playwright-core";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { BROWSER_AGENT } from "../support/insights";
 
 export const ADMIN_PAGES = [

@@ -6,7 +6,7 @@ import { loader as exportLoader } from "~/routes/app.insights-export";
 import { action, loader } from "~/routes/app.insights";
 import { HISTORY_DAYS, TOP_ENTRIES } from "~/services/insights/aggregate";
 import { TEST_ENV } from "../setup/test-env";
-import { seedSavedItems, type GeneratedItem, type GeneratedShop } from "../sandbox/saved-items-seed";
+import { seedSavedItems, type GeneratedItem, type GeneratedShop } from "@saved-items/sandbox/saved-items-seed";
 import { loadAdmin } from "../support/admin";
 import { APP_URL, givenShop } from "../support/app";
 import { emulator } from "../support/platform";

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
-import { callSandboxProxy, type SandboxProxyCall } from "../sandbox/proxy-client";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { callSandboxProxy, type SandboxProxyCall } from "@saved-items/sandbox/proxy-client";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { adminRequest, signedWebhook, type AppTarget } from "../support/admin";
 import { BROWSER_AGENT, runInsightsOperation } from "../support/insights";
-import { generateSavedItems } from "../sandbox/saved-items-seed";
-import { loadSeed } from "../sandbox/seed";
+import { generateSavedItems } from "@saved-items/sandbox/saved-items-seed";
+import { loadSeed } from "@saved-items/sandbox/seed";
 
 // The merchant-facing paths over real HTTP against the production build, signed the way the
 // platform signs them, with the sandbox's own secret.

@@ -5,9 +5,9 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox } from "../sandbox/sandbox-process";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox } from "@saved-items/sandbox/sandbox-process";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { adminUrl } from "./admin-browser";
 
 const outDir = path.join(import.meta.dirname, "screenshots");

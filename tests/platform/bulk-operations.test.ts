@@ -1,8 +1,8 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateSavedItems, productGid, variantGid } from "../sandbox/saved-items-seed";
-import { startEmulatorServer, type EmulatorServer } from "./http-server";
-import { createPlatformEmulator } from "./index";
+import { generateSavedItems, productGid, variantGid } from "@saved-items/sandbox/saved-items-seed";
+import { startEmulatorServer, type EmulatorServer } from "@saved-items/platform-emulator/http-server";
+import { createPlatformEmulator } from "@saved-items/platform-emulator";
 
 const SHOP = "bulk-shop.myshopify.com";
 const TOKEN = "shpat_bulk";

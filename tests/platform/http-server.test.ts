@@ -1,9 +1,9 @@
 import { DEFAULT_SCOPES } from "~/config/env.server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { emulatorUrlFor, startEmulatorServer, type EmulatorServer } from "./http-server";
-import { createPlatformEmulator } from "./index";
-import { createRemoteEmulator, type RemoteEmulator } from "./remote";
-import { adminUrl, heldSleeps, postAdmin, TEST_SHOP } from "./testing";
+import { emulatorUrlFor, startEmulatorServer, type EmulatorServer } from "@saved-items/platform-emulator/http-server";
+import { createPlatformEmulator } from "@saved-items/platform-emulator";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { adminUrl, heldSleeps, postAdmin, TEST_SHOP } from "@saved-items/platform-emulator/testing";
 
 const CLIENT_ID = "server-test-key";
 const CLIENT_SECRET = "server-test-secret";

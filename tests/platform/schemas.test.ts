@@ -18,7 +18,13 @@ import {
 } from "~/services/saved-items/metaobject-store.server";
 import { givenShop } from "../support/app";
 import { emulator } from "../support/platform";
-import { getSchema, SCHEMA_APIS, SCHEMA_VERSION, vendoredSchemaFile, vendoredSchemasDir } from "./schemas";
+import {
+  getSchema,
+  SCHEMA_APIS,
+  SCHEMA_VERSION,
+  vendoredSchemaFile,
+  vendoredSchemasDir,
+} from "@saved-items/platform-emulator/schemas";
 
 interface Manifest {
   schemas: { api: string; version: string; file: string; sha256: string; source: { file: string; sha256: string } }[];

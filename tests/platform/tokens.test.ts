@@ -4,8 +4,8 @@ import { ApiVersion, HttpResponseError, LogSeverity, RequestedTokenType, shopify
 import { SignJWT } from "jose";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPlatformEmulator } from "./index";
-import { adminUrl, postAdmin, TEST_SHOP } from "./testing";
+import { createPlatformEmulator } from "@saved-items/platform-emulator";
+import { adminUrl, postAdmin, TEST_SHOP } from "@saved-items/platform-emulator/testing";
 
 const CLIENT_ID = "emulator-test-key";
 const CLIENT_SECRET = "emulator-test-secret";

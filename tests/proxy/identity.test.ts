@@ -5,7 +5,7 @@ import { platformApi } from "~/platform/shopify-api.server";
 import { APP_URL, callProxy, DEMO_SHOP, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { TEST_ENV } from "../setup/test-env";
 
 const ROUTES = [

@@ -10,7 +10,7 @@ import { TEST_ENV } from "../setup/test-env";
 import { DEMO_SHOP, callProxy, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../server/support";
 
 let server: InProcessServer;

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, expect, test } from "vitest";
 import { loader as sharedPageLoader } from "~/routes/proxy.shared.$token";
-import { createStorefrontRouter } from "../sandbox/storefront/router";
+import { createStorefrontRouter } from "@saved-items/sandbox/storefront/router";
 import { TEST_ENV } from "../setup/test-env";
 import { DEMO_SHOP, givenShop, sendToApp } from "../support/app";
 import { callProxy } from "../support/app";

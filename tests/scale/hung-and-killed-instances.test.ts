@@ -4,11 +4,11 @@
 // request is read from its access log line, by the request id.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
-import { descendantsOf, isAlive } from "../support/processes";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
+import { descendantsOf, isAlive } from "@saved-items/platform-emulator/processes";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { listInstances, describeWithRedis } from "./support";
 
 const DEMO = "demo.myshopify.com";

@@ -1,9 +1,9 @@
 // Instances that die or are replaced, in the two-instance sandbox: killed in the middle of a save,
 // or restarted one after the other while shoppers keep calling.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
-import { callSandboxProxy as call } from "../sandbox/proxy-client";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { callSandboxProxy as call } from "@saved-items/sandbox/proxy-client";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { listInstances, describeWithRedis } from "./support";
 
 const DEMO = "demo.myshopify.com";

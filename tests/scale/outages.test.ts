@@ -2,10 +2,10 @@
 // relays that a test can cut and restore, and the platform emulated over HTTP.
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createPlatformEmulator } from "../emulator";
-import { startEmulatorServer } from "../emulator/http-server";
+import { createPlatformEmulator } from "@saved-items/platform-emulator";
+import { startEmulatorServer } from "@saved-items/platform-emulator/http-server";
 import { freshDatabaseUrl, serverBuildDir, startBuiltServer, type ChildServer } from "../server/support";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { createRelay } from "../support/relay";
 import { TEST_ENV } from "../setup/test-env";
 import { describeWithRedis } from "./support";

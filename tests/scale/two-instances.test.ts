@@ -2,10 +2,10 @@
 // behind the round-robin front, sharing the database, Redis and the emulator process), driven over
 // real HTTP, each instance addressed directly where it matters which one answers.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { createRemoteEmulator, type RemoteEmulator } from "../emulator/remote";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
-import { callSandboxProxy as call } from "../sandbox/proxy-client";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { callSandboxProxy as call } from "@saved-items/sandbox/proxy-client";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { signedWebhook } from "../support/admin";
 import { describeWithRedis } from "./support";
 

@@ -1,10 +1,10 @@
-// The access log of the real app end to end: the sandbox (tests/sandbox/start.ts serves through
+// The access log of the real app end to end: the sandbox (packages/sandbox/src/start.ts serves through
 // server/http-server.ts) answering signed proxy requests from a seeded shop, its stdout read back.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SANDBOX_DEFAULTS } from "../sandbox/config";
-import { startSandbox, type RunningSandbox } from "../sandbox/sandbox-process";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { platformServer } from "../support/platform";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { send, type LogLine } from "./support";
 
 let sandbox: RunningSandbox;

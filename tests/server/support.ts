@@ -11,11 +11,11 @@ import type { ServerBuild } from "@remix-run/node";
 import { afterAll, inject } from "vitest";
 import { loadServerConfig, SERVER_NODE_FLAGS } from "../../server/config";
 import { createAppServer, type AppServer } from "../../server/http-server";
-import { createTestDatabase } from "../setup/database";
-import { withBuildLock } from "../sandbox/build-lock";
-import { freePort } from "../sandbox/ports";
+import { createTestDatabase } from "@saved-items/sandbox/test-databases";
+import { withBuildLock } from "@saved-items/sandbox/build-lock";
+import { freePort } from "@saved-items/sandbox/ports";
 import { TEST_ENV } from "../setup/test-env";
-import { isAlive } from "../support/processes";
+import { isAlive } from "@saved-items/platform-emulator/processes";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 

@@ -1,4 +1,4 @@
-import { prepareTestDatabases, type TestDatabases } from "./database";
+import { prepareTestDatabases, type TestDatabases } from "@saved-items/sandbox/test-databases";
 
 /** Migrates once per run what each test file copies into a database of its own. */
 export default async function setup({ provide }: { provide: (key: "testDatabases", value: TestDatabases) => void }) {

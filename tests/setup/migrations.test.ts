@@ -8,7 +8,7 @@ import type pg from "pg";
 import { afterAll, afterEach, describe, expect, inject, test } from "vitest";
 import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/lib/database/migrations.server";
 import { createPool } from "~/lib/database/pool.server";
-import { createTestDatabase, type TestDatabase } from "./database";
+import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(repoRoot, "prisma/migrations");

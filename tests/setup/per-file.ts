@@ -3,7 +3,7 @@
 import { emulator, platformServer, resetPlatformClock } from "../support/platform";
 import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
-import { createTestDatabase } from "./database";
+import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { TEST_ENV } from "./test-env";
 
 Object.assign(process.env, TEST_ENV);

@@ -9,7 +9,7 @@ import type { PlanKey } from "~/services/plans";
 import { remixFuture } from "../../vite.config";
 import { TEST_ENV } from "../setup/test-env";
 import { emulator, offlineSessionFor } from "./platform";
-import { signedProxyUrl, type ProxyUrlOptions } from "./proxy-signature";
+import { signedProxyUrl, type ProxyUrlOptions } from "@saved-items/sandbox/proxy-signature";
 
 const APP_DIRECTORY = path.resolve(import.meta.dirname, "../../app");
 const appModules = import.meta.glob<ServerBuild["routes"][string]["module"]>([

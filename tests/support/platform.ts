@@ -1,6 +1,6 @@
 import { Session } from "@shopify/shopify-api";
 import { setupServer } from "msw/node";
-import { createPlatformEmulator, type AdminCredentials } from "../emulator";
+import { createPlatformEmulator, type AdminCredentials } from "@saved-items/platform-emulator";
 import { TEST_ENV } from "../setup/test-env";
 
 let platformAheadMs = 0;

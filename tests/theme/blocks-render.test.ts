@@ -1,8 +1,8 @@
 // The blocks' Liquid rendered by the sandbox's liquidjs renderer (no browser): every string comes from
 // the locale files, the data attributes the script reads are there, merchant settings apply.
 import { describe, expect, test } from "vitest";
-import { findProduct } from "../sandbox/storefront/catalog";
-import { createThemeRenderer, defaultSettings, readBlock } from "../sandbox/storefront/liquid";
+import { findProduct } from "@saved-items/sandbox/storefront/catalog";
+import { createThemeRenderer, defaultSettings, readBlock } from "@saved-items/sandbox/storefront/liquid";
 
 const globalsFor = (customerId?: number, prefix = "") => ({
   shop: { name: "Demo", permanent_domain: "demo.myshopify.com" },

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { repoRoot } from "../sandbox/config";
+import { repoRoot } from "@saved-items/sandbox/config";
 
 const EXTENSION = path.join(repoRoot, "extensions/saved-items-theme");
 const require = createRequire(import.meta.url);

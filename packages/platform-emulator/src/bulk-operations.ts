@@ -75,7 +75,9 @@ async function runInnerQuery(
   const rootName = rootField.name.value;
   const source = sources[rootName];
   if (!source)
-    throw new GraphQLError(`emulator: bulk queries over ${rootName} not implemented (add it to tests/emulator)`);
+    throw new GraphQLError(
+      `emulator: bulk queries over ${rootName} not implemented (add it to packages/platform-emulator)`,
+    );
 
   const root = {
     [rootName]: (args: Record<string, unknown>, _context: unknown, _info: GraphQLResolveInfo) => {

@@ -93,7 +93,7 @@ const strictFieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, arg
     return typeof value === "function" ? (value as FieldFunction)(args, context, info) : value;
   }
   throw new GraphQLError(
-    `emulator: ${info.parentType.name}.${info.fieldName} not implemented (the real API has it; add it to tests/emulator)`,
+    `emulator: ${info.parentType.name}.${info.fieldName} not implemented (the real API has it; add it to packages/platform-emulator)`,
     { extensions: { code: "EMULATOR_NOT_IMPLEMENTED" } },
   );
 };

@@ -1,30 +1,32 @@
 // The emulated platform as its own process:
 //
-//   tsx tests/emulator/main.ts [--port 0] [--host 127.0.0.1] [--seed tests/sandbox/seed.example.json]
+//   tsx packages/platform-emulator/src/main.ts [--port 0] [--host 127.0.0.1] [--setup module.ts]
 //
-// Prints `EMULATOR_URL=http://host:port` on stdout once it answers, and nothing else there; the
-// seeded shops' credentials go to stderr. Exits on SIGTERM or SIGINT, and with --exit-with-parent
+// Prints `EMULATOR_URL=http://host:port` on stdout once it answers, and nothing else there; what a
+// setup module reports goes to stderr. Exits on SIGTERM or SIGINT, and with --exit-with-parent
 // also when its stdin closes, which is how a spawning process that died without stopping it is noticed.
 //
 // Unlike the in-process emulator (lag 0, so tests are deterministic), searches lag writes by
 // 250 ms by default here: the platform's search index is eventually consistent, and a sandbox
 // should show it. --search-lag 0 turns that off.
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { seedSavedItems } from "../sandbox/saved-items-seed";
-import { loadSeed } from "../sandbox/seed";
+import { pathToFileURL } from "node:url";
 import { startEmulatorServer } from "./http-server";
 import { createPlatformEmulator } from "./index";
 import { getSchema, SCHEMA_APIS, SCHEMA_VERSION } from "./schemas";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
+import type { EmulatorSetup } from "./types";
 
 const DEFAULT_SEARCH_LAG_MS = 250;
 // Long enough for the admin to show a bulk operation's progress, short enough not to bore.
 const SANDBOX_BULK_OPERATION_MS = 4_000;
 
-const USAGE = `usage: tsx tests/emulator/main.ts [options]
+const USAGE = `usage: tsx packages/platform-emulator/src/main.ts [options]
   --port <n>              port to listen on; 0 (default) picks a free one
   --host <address>        address to listen on (default 127.0.0.1)
-  --seed <file>           shops to start with, in the sandbox seed format (tests/sandbox/seed.ts)
+  --setup <module>        a module whose default export (an EmulatorSetup) fills the emulator before it listens
+  --setup-argument <text> passed to that function, e.g. the file it reads its shops from
   --search-lag <ms>       how late metaobjects(query:) sees a write (default ${DEFAULT_SEARCH_LAG_MS})
   --token-lifetime <s>    lifetime of expiring admin access tokens (default ${DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS})
   --client-id <key>       the app's API key (default $SHOPIFY_API_KEY), for the OAuth token endpoint
@@ -49,7 +51,8 @@ try {
     options: {
       port: { type: "string" },
       host: { type: "string" },
-      seed: { type: "string" },
+      setup: { type: "string" },
+      "setup-argument": { type: "string" },
       "search-lag": { type: "string" },
       "token-lifetime": { type: "string" },
       "client-id": { type: "string" },
@@ -72,15 +75,9 @@ const emulator = createPlatformEmulator({
   clientId: args["client-id"] ?? (process.env.SHOPIFY_API_KEY || undefined),
   clientSecret: args["client-secret"] ?? (process.env.SHOPIFY_API_SECRET || undefined),
 });
-if (args.seed) {
-  for (const shop of loadSeed(args.seed).shops) {
-    const { adminCredentials } = emulator.addShop(shop);
-    console.error(`emulator: ${shop.domain} admin credentials ${JSON.stringify(adminCredentials)}`);
-    if (shop.savedItems) {
-      const { items } = seedSavedItems(emulator, shop.domain, shop.savedItems, new Date());
-      console.error(`emulator: ${shop.domain} seeded with ${items.length} saved items`);
-    }
-  }
+if (args.setup) {
+  const setup = (await import(pathToFileURL(path.resolve(args.setup)).href)) as { default: EmulatorSetup };
+  await setup.default(emulator, args["setup-argument"]);
 }
 // Building the schemas takes a moment; doing it now keeps it out of the first request's time.
 emulator.setBulkOperationDuration(SANDBOX_BULK_OPERATION_MS);

@@ -11,8 +11,8 @@ export interface EmulatorProcess {
 }
 
 export interface EmulatorProcessOptions {
-  /** A sandbox seed file (tests/sandbox/seed.ts format). */
-  seedFile?: string;
+  /** A module whose default export (an EmulatorSetup) fills the emulator before it listens, and its argument. */
+  setup?: { module: string; argument?: string };
   /** 0 or absent: any free port. */
   port?: number;
   /** Absent: the CLI's default (see main.ts). */
@@ -29,14 +29,15 @@ const STOP_GRACE_MS = 5_000;
 const OUTPUT_KEPT = 16_384;
 
 /**
- * Starts tests/emulator/main.ts as a child process and resolves once it listens. The child reads
+ * Starts main.ts as a child process and resolves once it listens. The child reads
  * its stdin as a lifeline: if this process dies without calling stop(), the pipe closes and the
  * emulator exits with it.
  */
 export async function startEmulatorProcess(options: EmulatorProcessOptions = {}): Promise<EmulatorProcess> {
   const flags: [string, string | number | undefined][] = [
     ["--port", options.port ?? 0],
-    ["--seed", options.seedFile && path.resolve(options.seedFile)],
+    ["--setup", options.setup && path.resolve(options.setup.module)],
+    ["--setup-argument", options.setup?.argument],
     ["--search-lag", options.searchLagMs],
     ["--token-lifetime", options.adminTokenLifetimeSeconds],
     ["--client-id", options.clientId],
@@ -45,7 +46,7 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions = {})
   const args = flags.flatMap(([flag, value]) => (value === undefined ? [] : [flag, String(value)]));
   const child = spawn(
     path.join(repoRoot, "node_modules/.bin/tsx"),
-    ["tests/emulator/main.ts", ...args, "--exit-with-parent"],
+    [path.join(import.meta.dirname, "main.ts"), ...args, "--exit-with-parent"],
     {
       cwd: repoRoot,
       // tsx runs on the first `node` in PATH; put this process's own Node first so both agree.

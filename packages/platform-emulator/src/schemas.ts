@@ -14,9 +14,12 @@ export const SCHEMA_APIS: readonly SchemaApi[] = ["admin", "customer-account", "
  */
 export const SCHEMA_VERSION = "2026-10";
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export const vendoredSchemasDir = path.join(repoRoot, "tests/emulator/schemas");
+/** The app's repository: the emulator reads its shopify.app.toml and extensions/, as the platform does at deploy. */
+export const repoRoot = path.resolve(packageRoot, "../..");
+
+export const vendoredSchemasDir = path.join(packageRoot, "schemas");
 
 export function vendoredSchemaFile(api: SchemaApi): string {
   return path.join(vendoredSchemasDir, `${api}-${SCHEMA_VERSION}.graphql.gz`);

@@ -193,3 +193,9 @@ export interface PlatformEmulator {
   /** Every shop that was added or has usage. */
   allUsage(): ShopUsage[];
 }
+
+/**
+ * What the emulator's process (main.ts --setup) calls before it listens, so whoever starts it (the
+ * sandbox) fills it with shops and data of its own format without the emulator knowing that format.
+ */
+export type EmulatorSetup = (emulator: PlatformEmulator, argument: string | undefined) => void | Promise<void>;

@@ -72,5 +72,5 @@ for (const api of SCHEMA_APIS) {
 
 writeFileSync(
   path.join(vendoredSchemasDir, "manifest.json"),
-  `${JSON.stringify({ generatedBy: "tests/emulator/vendor-schemas.ts", schemas: manifest }, null, 2)}\n`,
+  `${JSON.stringify({ generatedBy: "packages/platform-emulator/src/vendor-schemas.ts", schemas: manifest }, null, 2)}\n`,
 );

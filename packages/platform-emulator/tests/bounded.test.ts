@@ -1,9 +1,9 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parseDocument, validateDocument } from "./documents";
-import { createPlatformEmulator } from "./index";
-import { getSchema } from "./schemas";
-import { adminUrl, postAdmin, TEST_SHOP } from "./testing";
+import { parseDocument, validateDocument } from "../src/documents";
+import { createPlatformEmulator } from "../src/index";
+import { getSchema } from "../src/schemas";
+import { adminUrl, postAdmin, TEST_SHOP } from "../src/testing";
 
 const emulator = createPlatformEmulator({ requestLogLimit: 3 });
 const server = setupServer(...emulator.handlers);

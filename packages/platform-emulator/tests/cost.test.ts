@@ -1,10 +1,10 @@
 import { getOperationAST, getVariableValues, parse, validate } from "graphql";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { queryCost, requestedPageSize } from "./cost";
-import { createPlatformEmulator } from "./index";
-import { getSchema } from "./schemas";
-import { adminUrl, postAdmin, TEST_SHOP } from "./testing";
+import { queryCost, requestedPageSize } from "../src/cost";
+import { createPlatformEmulator } from "../src/index";
+import { getSchema } from "../src/schemas";
+import { adminUrl, postAdmin, TEST_SHOP } from "../src/testing";
 
 const schema = getSchema("admin", "2026-10")!;
 

@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPlatformEmulator, type Plan } from "./index";
-import { heldSleeps } from "./testing";
+import { createPlatformEmulator, type Plan } from "../src/index";
+import { heldSleeps } from "../src/testing";
 
 const SHOP = "emulator-shop.myshopify.com";
 const ADMIN_TOKEN = "shpat_emulator";

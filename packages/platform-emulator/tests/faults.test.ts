@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPlatformEmulator } from "./index";
-import { adminUrl, heldSleeps, postAdmin, TEST_SHOP } from "./testing";
+import { createPlatformEmulator } from "../src/index";
+import { adminUrl, heldSleeps, postAdmin, TEST_SHOP } from "../src/testing";
 
 const OTHER_SHOP = "other-shop.myshopify.com";
 const TOKEN = "shpat_faults";

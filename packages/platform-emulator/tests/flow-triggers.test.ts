@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
-import { repoRoot } from "./schemas";
+import { createFlowTriggerRecorder, loadFlowTriggers } from "../src/flow-triggers";
+import { repoRoot } from "../src/schemas";
 
 const recorder = () => createFlowTriggerRecorder(loadFlowTriggers(path.join(repoRoot, "extensions")));
 const SHOP = "demo.myshopify.com";

@@ -4,13 +4,14 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startEmulatorProcess } from "./process";
-import { createRemoteEmulator } from "./remote";
-import { repoRoot } from "./schemas";
-import { isAlive } from "../support/processes";
-import { adminUrl, postAdmin } from "./testing";
+import { startEmulatorProcess } from "../src/process";
+import { createRemoteEmulator } from "../src/remote";
+import { repoRoot } from "../src/schemas";
+import { isAlive } from "../src/processes";
+import { adminUrl, postAdmin } from "../src/testing";
 
 const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+const mainScript = path.join(import.meta.dirname, "../src/main.ts");
 const scratch = mkdtempSync(path.join(tmpdir(), "emulator-process-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -46,8 +47,11 @@ function spawnScript(args: string[], pattern: RegExp, via: "tsx" | "node" = "tsx
 }
 
 describe("startEmulatorProcess", () => {
-  it("starts the CLI with a seed file, serves over HTTP and dies when stopped", async () => {
-    const emulator = await startEmulatorProcess({ seedFile: "tests/sandbox/seed.example.json", searchLagMs: 0 });
+  it("starts the CLI with a setup module, serves over HTTP and dies when stopped", async () => {
+    const emulator = await startEmulatorProcess({
+      setup: { module: path.join(import.meta.dirname, "fixtures/setup.ts"), argument: "demo.myshopify.com" },
+      searchLagMs: 0,
+    });
     try {
       expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const remote = createRemoteEmulator(emulator.url);
@@ -56,7 +60,7 @@ describe("startEmulatorProcess", () => {
         accessToken: expect.stringMatching(/^shpat_/),
         refreshToken: expect.any(String),
       });
-      expect(await remote.adminCredentials("gone-demo.myshopify.com")).toBeUndefined();
+      expect(await remote.adminCredentials("gone.myshopify.com")).toBeUndefined();
       const { body } = await postAdmin(
         remote.platformUrl(adminUrl("demo.myshopify.com")),
         credentials!.accessToken,
@@ -75,7 +79,7 @@ describe("startEmulatorProcess", () => {
     const script = path.join(scratch, "parent.mts");
     writeFileSync(
       script,
-      `import { startEmulatorProcess } from ${JSON.stringify(path.join(repoRoot, "tests/emulator/process.ts"))};
+      `import { startEmulatorProcess } from ${JSON.stringify(path.join(import.meta.dirname, "../src/process.ts"))};
        const emulator = await startEmulatorProcess({});
        console.log("STARTED " + emulator.url + " " + emulator.pid);
        setInterval(() => {}, 1000);`,
@@ -98,7 +102,7 @@ describe("the CLI", () => {
         probe.close(() => resolve(free));
       });
     });
-    const cli = spawnScript(["tests/emulator/main.ts", "--port", String(port)], /^EMULATOR_URL=(\S+)\n/m);
+    const cli = spawnScript([mainScript, "--port", String(port)], /^EMULATOR_URL=(\S+)\n/m);
     const [first, url] = await cli.line;
     expect(first).toBe(`EMULATOR_URL=http://127.0.0.1:${port}\n`);
     expect(await answers(url!)).toBe(true);
@@ -107,7 +111,7 @@ describe("the CLI", () => {
   });
 
   it("refuses an unknown flag", async () => {
-    const cli = spawnScript(["tests/emulator/main.ts", "--nope"], /never/);
+    const cli = spawnScript([mainScript, "--nope"], /never/);
     expect(await cli.exit).toBe(2);
   });
 });

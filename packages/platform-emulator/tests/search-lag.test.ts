@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createPlatformEmulator } from "./index";
-import { adminUrl, postAdmin, TEST_SHOP } from "./testing";
+import { createPlatformEmulator } from "../src/index";
+import { adminUrl, postAdmin, TEST_SHOP } from "../src/testing";
 
 const TOKEN = "shpat_search";
 const SAVE_ITEM = "$app:save_item";

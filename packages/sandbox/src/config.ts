@@ -1,6 +1,6 @@
 import path from "node:path";
 
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+export const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 /** Sandbox-only defaults; a real deployment sets its own and never runs this entry point. */
 export const SANDBOX_DEFAULTS = {
@@ -8,7 +8,7 @@ export const SANDBOX_DEFAULTS = {
   SHOPIFY_API_KEY: "sandbox-api-key",
   SHOPIFY_API_SECRET: "sandbox-api-secret",
   DIRECT_API_JWT_SECRET: "sandbox-only-direct-api-jwt-secret-do-not-deploy",
-  SANDBOX_SEED: path.join(repoRoot, "tests/sandbox/seed.example.json"),
+  SANDBOX_SEED: path.join(import.meta.dirname, "../seed.example.json"),
   DATABASE_URL: "pglite:memory",
 };
 

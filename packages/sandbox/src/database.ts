@@ -1,11 +1,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
-import { parseDatabaseUrl } from "../../app/config/database-url";
-import { startEmbeddedPostgres } from "../../app/lib/database/embedded.server";
-import { applyMigrations } from "../../app/lib/database/migrations.server";
-import { createPool } from "../../app/lib/database/pool.server";
-import type { RemoteEmulator } from "../emulator/remote";
-import { createTestDatabase, embeddedDumps } from "../setup/database";
+import { parseDatabaseUrl } from "../../../app/config/database-url";
+import { startEmbeddedPostgres } from "../../../app/lib/database/embedded.server";
+import { applyMigrations } from "../../../app/lib/database/migrations.server";
+import { createPool } from "../../../app/lib/database/pool.server";
+import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { createTestDatabase, embeddedDumps } from "./test-databases";
 import type { Seed } from "./seed";
 
 /**

@@ -4,9 +4,9 @@
 // platform's usage, and hands every other request to the app instances in turn.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import express from "express";
-import { errorEnvelope } from "../../app/lib/envelope";
-import { ServiceError } from "../../app/lib/errors";
-import { createRemoteEmulator } from "../emulator/remote";
+import { errorEnvelope } from "../../../app/lib/envelope";
+import { ServiceError } from "../../../app/lib/errors";
+import { createRemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { HELD_BODY_BYTES, holdBody, type HeldBody } from "./held-body";
 import type { Seed } from "./seed";
 import { createStorefrontRouter } from "./storefront/router";

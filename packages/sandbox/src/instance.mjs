@@ -3,4 +3,4 @@
 // went, the pipe closes and the instance stops gracefully instead of outliving it.
 process.stdin.on("close", () => process.kill(process.pid, "SIGTERM"));
 process.stdin.resume();
-await import(new URL("../../build/server.js", import.meta.url).href);
+await import(new URL("../../../build/server.js", import.meta.url).href);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { SERVER_NODE_FLAGS } from "../../server/config";
+import { SERVER_NODE_FLAGS } from "../../../server/config";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
 
@@ -28,7 +28,7 @@ const START_TIMEOUT_MS = 60_000;
 const ANSWERED_PROBE = /^.*"msg":"request".*"path":"\/healthz".*"status":200.*\n/gm;
 
 /**
- * Starts one app instance (tests/sandbox/instance.mjs: build/server.js as `npm start` runs it) on
+ * Starts one app instance (packages/sandbox/src/instance.mjs: build/server.js as `npm start` runs it) on
  * `port` if it is free, another free loopback port otherwise, and resolves once it listens. Its log
  * lines go to this process's output, prefixed with the instance number when there are several.
  */
@@ -39,7 +39,7 @@ export async function startAppInstance(
   preferredPort?: number,
 ): Promise<RunningInstance> {
   const port = await freePort(preferredPort);
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(repoRoot, "tests/sandbox/instance.mjs")], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(import.meta.dirname, "instance.mjs")], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "production" },
     stdio: ["pipe", "pipe", "pipe"],

@@ -1,4 +1,4 @@
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "./proxy-signature";
 import { SANDBOX_DEFAULTS } from "./config";
 
 export interface SandboxProxyCall {

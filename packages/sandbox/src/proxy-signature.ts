@@ -1,4 +1,4 @@
-import { signProxyParameters } from "~/edge/front-doors/proxy-signature.server";
+import { signProxyParameters } from "../../../app/edge/front-doors/proxy-signature.server";
 
 export interface ProxyUrlOptions {
   shop: string;

@@ -22,7 +22,7 @@ function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(entries) as NodeJS.ProcessEnv;
 }
 
-/** Runs `npm run sandbox` (a build, then tests/sandbox/start.ts) and resolves once it listens. */
+/** Runs `npm run sandbox` (a build, then packages/sandbox/src/start.ts) and resolves once it listens. */
 export function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
   return withBuildLock(() => buildAndStart(env));
 }

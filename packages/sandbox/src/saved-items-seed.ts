@@ -2,8 +2,8 @@
 // real-looking data and tests can recompute every figure from the same list. Items carry the
 // handles the app derives, so the storefront and the app see them as the shopper's own saves.
 import { z } from "zod";
-import { itemHandle, listHandle } from "../../app/services/saved-items/handles.server";
-import type { ImportedMetaobject, ProductSeed } from "../emulator";
+import { itemHandle, listHandle } from "../../../app/services/saved-items/handles.server";
+import type { ImportedMetaobject, ProductSeed } from "@saved-items/platform-emulator";
 
 export const SavedItemsSeedSchema = z.strictObject({
   /** How many save_items (active and removed). */

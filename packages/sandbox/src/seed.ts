@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { PLAN_KEYS } from "../../app/services/plans";
-import { API_TIERS } from "../emulator/cost";
+import { PLAN_KEYS } from "../../../app/services/plans";
+import { API_TIERS } from "@saved-items/platform-emulator/cost";
 import { SavedItemsSeedSchema } from "./saved-items-seed";
 
 const CustomerSchema = z.object({

@@ -1,7 +1,7 @@
 // Prints a freshly signed app proxy URL for the sandbox (signatures go stale after 90 s).
 // Usage: npm run sign -- <path?query> [--customer 1001|""] [--shop demo.myshopify.com]
 import { parseArgs } from "node:util";
-import { signedProxyUrl } from "../support/proxy-signature";
+import { signedProxyUrl } from "./proxy-signature";
 import { applySandboxDefaults } from "./config";
 
 applySandboxDefaults();

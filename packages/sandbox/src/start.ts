@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { createRemoteEmulator } from "../emulator/remote";
-import { startEmulatorProcess } from "../emulator/process";
+import { createRemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { startEmulatorProcess } from "@saved-items/platform-emulator/process";
 import { applySandboxDefaults, repoRoot } from "./config";
 import { openSandboxDatabase, seedDatabase } from "./database";
 import { startFront } from "./front";
@@ -52,7 +52,7 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 
 try {
   const emulator = await startEmulatorProcess({
-    seedFile,
+    setup: { module: path.join(import.meta.dirname, "emulator-setup.ts"), argument: seedFile },
     clientId: process.env.SHOPIFY_API_KEY!,
     clientSecret: process.env.SHOPIFY_API_SECRET!,
   });

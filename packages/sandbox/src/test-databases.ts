@@ -4,10 +4,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
-import { parseDatabaseUrl } from "../../app/config/database-url";
-import { serveEmbeddedPostgres } from "../../app/lib/database/embedded.server";
-import { applyMigrations, readMigrations } from "../../app/lib/database/migrations.server";
-import { createPool } from "../../app/lib/database/pool.server";
+import { parseDatabaseUrl } from "../../../app/config/database-url";
+import { serveEmbeddedPostgres } from "../../../app/lib/database/embedded.server";
+import { applyMigrations, readMigrations } from "../../../app/lib/database/migrations.server";
+import { createPool } from "../../../app/lib/database/pool.server";
+import { repoRoot } from "./config";
 
 /**
  * Where the run's test databases come from, decided once by the global setup: the embedded default
@@ -60,7 +61,6 @@ async function dropStaleDatabases(serverUrl: string): Promise<void> {
   });
 }
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const DUMP_CACHE = path.join(repoRoot, ".cache/test-databases");
 
 /**

@@ -3,10 +3,10 @@
 // send a lower price or a restock next; GET <emulator>/__emulator/flow-triggers?shop=… lists what fired.
 // Triggers fire only for a shop with a workflow using them: first tell the app so, as Flow's
 // lifecycle callback does, with --flow on.
-// Usage: npx tsx tests/sandbox/webhook.ts --flow on|off [--shop demo.myshopify.com]
-//        npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
+// Usage: npx tsx packages/sandbox/src/webhook.ts --flow on|off [--shop demo.myshopify.com]
+//        npx tsx packages/sandbox/src/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]
 //        [--shop demo.myshopify.com] [--id <webhook id, to redeliver>]
-//        npx tsx tests/sandbox/webhook.ts --inventory-item 111 --available 3
+//        npx tsx packages/sandbox/src/webhook.ts --inventory-item 111 --available 3
 //        (an inventory_levels/update; the app reads the item's variant and total from the emulator)
 import { createHmac, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
@@ -76,7 +76,7 @@ if (values["inventory-item"] !== undefined) {
   process.exit(0);
 }
 if (!values.price) {
-  console.error("usage: npx tsx tests/sandbox/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]");
+  console.error("usage: npx tsx packages/sandbox/src/webhook.ts --product 1 --variant 11 --price 80 [--inventory 3]");
   process.exit(2);
 }
 const body = JSON.stringify({

@@ -2,10 +2,10 @@ import { once } from "node:events";
 import http from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { descendantsOf, isAlive } from "../support/processes";
-import { signedProxyUrl } from "../support/proxy-signature";
-import { SANDBOX_DEFAULTS } from "./config";
-import { startSandbox, type RunningSandbox } from "./sandbox-process";
+import { descendantsOf, isAlive } from "@saved-items/platform-emulator/processes";
+import { signedProxyUrl } from "../src/proxy-signature";
+import { SANDBOX_DEFAULTS } from "../src/config";
+import { startSandbox, type RunningSandbox } from "../src/sandbox-process";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

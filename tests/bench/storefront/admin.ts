@@ -3,7 +3,7 @@
 // cache) each time, with one real interaction per load for INP. `npm run bench:storefront` prints
 // it after the storefront's figures.
 import type { Browser, Page } from "playwright-core";
-import { SANDBOX_DEFAULTS } from "../../sandbox/config";
+import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { adminUrl, hydrated } from "../../merchant/admin-browser";
 import { BROWSER_AGENT, runInsightsOperation } from "../../support/insights";
 import { percentile } from "../stats";

@@ -3,9 +3,9 @@
 // as a customer with 5 saved items; each run is that session's first page view (localStorage
 // cleared, so the theme script has nothing stored and reads the list once).
 import type { Result } from "lighthouse";
-import { PROXY_PREFIX } from "../../sandbox/storefront/router";
-import { ASSETS_URL_PREFIX } from "../../sandbox/storefront/liquid";
-import { PRODUCTS } from "../../sandbox/storefront/catalog";
+import { PROXY_PREFIX } from "@saved-items/sandbox/storefront/router";
+import { ASSETS_URL_PREFIX } from "@saved-items/sandbox/storefront/liquid";
+import { PRODUCTS } from "@saved-items/sandbox/storefront/catalog";
 import { signed } from "../sandbox";
 import { fixed, printTable } from "../stats";
 import { medians, runLighthouse, type BrowserBench } from "./harness";

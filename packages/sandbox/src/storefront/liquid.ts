@@ -110,7 +110,7 @@ export function createThemeRenderer(options: { locale: string }) {
     renderSource(source: string, scope: Record<string, unknown>): Promise<string> {
       return engine.parseAndRender(source, scope, { globals: scope });
     },
-    /** Renders one of the sandbox theme's own templates (tests/sandbox/storefront/theme). */
+    /** Renders one of the sandbox theme's own templates (packages/sandbox/src/storefront/theme). */
     renderTemplate(name: string, scope: Record<string, unknown>): Promise<string> {
       return engine.renderFile(name, scope, { globals: scope });
     },

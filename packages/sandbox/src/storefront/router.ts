@@ -7,7 +7,7 @@
 import compression from "compression";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
-import { signedProxyUrl } from "../../support/proxy-signature";
+import { signedProxyUrl } from "../proxy-signature";
 import { HELD_BODY_BYTES, holdBody } from "../held-body";
 import type { Seed } from "../seed";
 import { COLLECTIONS, findCollection, findProduct, PRODUCTS, type CatalogProduct } from "./catalog";
