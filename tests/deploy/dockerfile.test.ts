@@ -88,12 +88,14 @@ describe("Dockerfile, read", () => {
       ".env.production",
       "node_modules/x",
       "build/server/index.js",
-      "tests/emulator/index.ts",
+      "packages/platform-emulator/src/index.ts",
+      "packages/sandbox/src/start.ts",
+      "tests/support/app.ts",
       ".git",
     ]) {
       expect(ignore.ignores(excluded), excluded).toBe(true);
     }
-    expect(context.filter((file) => file.startsWith("tests/") || file.startsWith(".env"))).toEqual([]);
+    expect(context.filter((file) => /^(packages|tests)\/|^\.env/.test(file))).toEqual([]);
     expect(context).toEqual(expect.arrayContaining(["package.json", "package-lock.json", "prisma/schema.prisma"]));
   });
 
@@ -142,7 +144,7 @@ describe("the replay's readers", () => {
 
   test("read .dockerignore as Docker does: rooted patterns, whole directories", () => {
     const rules = new DockerIgnore("# c\n/tests/\n*.md\nprisma/*.sqlite*\n**/secret\n");
-    expect(rules.ignores("tests/emulator/index.ts")).toBe(true);
+    expect(rules.ignores("tests/support/app.ts")).toBe(true);
     expect(rules.ignores("README.md")).toBe(true);
     expect(rules.ignores("docs/deploy.md")).toBe(false);
     expect(rules.ignores("prisma/dev.sqlite-journal")).toBe(true);

@@ -3,7 +3,7 @@ import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, HttpResponseError, LogSeverity, RequestedTokenType, shopifyApi } from "@shopify/shopify-api";
 import { SignJWT } from "jose";
 import { setupServer } from "msw/node";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createPlatformEmulator } from "@saved-items/platform-emulator";
 import { adminUrl, postAdmin, TEST_SHOP } from "@saved-items/platform-emulator/testing";
 
@@ -11,17 +11,27 @@ const CLIENT_ID = "emulator-test-key";
 const CLIENT_SECRET = "emulator-test-secret";
 const SCOPE = DEFAULT_SCOPES;
 const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
-// Session tokens are checked on the emulator's clock, so it follows real time plus a test offset.
+// The platform library and the session tokens read Date, held at START_MS; the emulator runs on its
+// own clock, moved ahead to expire what it issued. Every expiry is then exact.
+const START_MS = Date.parse("2026-11-02T09:00:00.000Z");
 let offsetMs = 0;
+const clock = () => START_MS + offsetMs;
 const emulator = createPlatformEmulator({
   clientId: CLIENT_ID,
   clientSecret: CLIENT_SECRET,
-  now: () => new Date(Date.now() + offsetMs),
+  now: () => new Date(clock()),
 });
 const server = setupServer(...emulator.handlers);
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterAll(() => server.close());
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ["Date"], now: START_MS });
+  server.listen({ onUnhandledRequest: "error" });
+});
+afterAll(() => {
+  server.close();
+  vi.useRealTimers();
+});
 beforeEach(() => {
   offsetMs = 0;
   emulator.reset();
@@ -71,9 +81,7 @@ describe("seeded credentials", () => {
         scope: SCOPE,
       },
     });
-    const expiresAt = Date.parse(seeded.adminCredentials!.expiresAt!);
-    expect(expiresAt - Date.now()).toBeGreaterThan(HOUR_MS - 5000);
-    expect(expiresAt - Date.now()).toBeLessThanOrEqual(HOUR_MS);
+    expect(Date.parse(seeded.adminCredentials!.expiresAt!)).toBe(START_MS + HOUR_MS);
     expect(emulator.adminCredentials(TEST_SHOP)).toEqual(seeded.adminCredentials);
 
     expect((await shopQuery("shpat_seeded")).status).toBe(200);
@@ -86,9 +94,9 @@ describe("seeded credentials", () => {
   });
 
   it("take their lifetime from the shop, then from the emulator", async () => {
-    const custom = createPlatformEmulator({ adminTokenLifetimeSeconds: 120 });
+    const custom = createPlatformEmulator({ adminTokenLifetimeSeconds: 120, now: () => new Date(START_MS) });
     const lifetimeSeconds = (seed: Parameters<typeof custom.addShop>[0]) =>
-      Math.round((Date.parse(custom.addShop(seed).adminCredentials!.expiresAt!) - Date.now()) / 1000);
+      (Date.parse(custom.addShop(seed).adminCredentials!.expiresAt!) - START_MS) / 1000;
     expect(lifetimeSeconds({ domain: "a.myshopify.com" })).toBe(120);
     expect(lifetimeSeconds({ domain: "b.myshopify.com", adminTokenLifetimeSeconds: 60 })).toBe(60);
   });
@@ -125,12 +133,16 @@ describe("refresh", () => {
     expect(session.accessToken).not.toBe(seeded.accessToken);
     expect(session.refreshToken).toMatch(/^shprt_/);
     expect(session.refreshToken).not.toBe(seeded.refreshToken);
-    expect(session.expires!.getTime() - Date.now()).toBeGreaterThan(HOUR_MS - 5000);
-    expect(session.refreshTokenExpires!.getTime() - Date.now()).toBeGreaterThan(89 * 24 * HOUR_MS);
-    expect(emulator.adminCredentials(TEST_SHOP)).toMatchObject({
+    expect(emulator.adminCredentials(TEST_SHOP)).toEqual({
       accessToken: session.accessToken,
       refreshToken: session.refreshToken,
+      expiresAt: new Date(clock() + HOUR_MS).toISOString(),
+      refreshTokenExpiresAt: new Date(clock() + 90 * DAY_MS).toISOString(),
+      scope: SCOPE,
     });
+    // The library dates the lifetimes it is handed from its own clock.
+    expect(session.expires!.getTime()).toBe(START_MS + HOUR_MS);
+    expect(session.refreshTokenExpires!.getTime()).toBe(START_MS + 90 * DAY_MS);
     expect(emulator.usage(TEST_SHOP)).toMatchObject({ refreshes: 1, tokenExchanges: 0 });
 
     expect((await shopQuery(session.accessToken!)).status).toBe(200);
@@ -205,7 +217,7 @@ describe("token exchange", () => {
       expiring: true,
     });
     expect(session).toMatchObject({ isOnline: false, scope: SCOPE, refreshToken: expect.stringMatching(/^shprt_/) });
-    expect(session.expires!.getTime() - Date.now()).toBeGreaterThan(HOUR_MS - 5000);
+    expect(emulator.adminCredentials(TEST_SHOP)?.expiresAt).toBe(new Date(clock() + HOUR_MS).toISOString());
     expect((await shopQuery(session.accessToken!)).status).toBe(200);
     expect(emulator.usage(TEST_SHOP)).toMatchObject({ tokenExchanges: 1, refreshes: 0 });
     expect(emulator.countRequests({ api: "admin-oauth", shop: TEST_SHOP })).toBe(1);
