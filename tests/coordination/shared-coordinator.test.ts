@@ -90,7 +90,7 @@ describe("getCoordinator", () => {
     await vi.advanceTimersByTimeAsync(99);
     expect(settled, "still waiting 99 ms in").toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    await expect.poll(() => settled, "refused once 100 ms have passed").toBe(true);
+    await expect.poll(() => settled, { message: "refused once 100 ms have passed" }).toBe(true);
     expect(await bumped).toMatchObject({ message: expect.stringMatching(/Redis/) });
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("Redis unreachable (Command timed out)"));
   });
