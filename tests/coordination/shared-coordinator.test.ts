@@ -19,6 +19,7 @@ async function load(env: Partial<Record<(typeof VARIABLES)[number], string>>) {
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   await close?.();
   close = undefined;
   for (const [name, value] of Object.entries(saved)) {
@@ -63,10 +64,15 @@ describe("getCoordinator", () => {
     await expect(bumpShopVersion("a.myshopify.com")).rejects.toThrow("Redis is unreachable");
   });
 
-  test("REDIS_COMMAND_TIMEOUT_MS bounds each command: a Redis that accepts and never answers is down within it", async () => {
-    const silent = createServer(() => {});
+  test("REDIS_COMMAND_TIMEOUT_MS bounds each command: a Redis that accepts and never answers is down when it runs out", async () => {
+    // Reads what the client sends and never answers: the connection is made, so only the command's
+    // own timer (ioredis's commandTimeout, a setTimeout the test advances) can end the wait.
+    let commandsSent = 0;
+    const silent = createServer((socket) => socket.on("data", () => commandsSent++));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { coordinator, bumpShopVersion } = await load({
       REDIS_URL: `redis://127.0.0.1:${port}`,
       REDIS_COMMAND_TIMEOUT_MS: "100",
@@ -75,11 +81,18 @@ describe("getCoordinator", () => {
       await coordinator.close();
       silent.close();
     };
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    const started = Date.now();
-    await expect(bumpShopVersion("a.myshopify.com")).rejects.toThrow(/Redis/);
-    // Under the default 1 s this would take a second.
-    expect(Date.now() - started).toBeLessThan(800);
+    let settled = false;
+    const bumped = bumpShopVersion("a.myshopify.com").catch((error: unknown) => error);
+    void bumped.finally(() => (settled = true));
+    // The client's first command (its ready check) is out, its timer started.
+    await expect.poll(() => commandsSent).toBeGreaterThan(0);
+
+    await vi.advanceTimersByTimeAsync(99);
+    expect(settled, "still waiting 99 ms in").toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect.poll(() => settled, { message: "refused once 100 ms have passed" }).toBe(true);
+    expect(await bumped).toMatchObject({ message: expect.stringMatching(/Redis/) });
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("Redis unreachable (Command timed out)"));
   });
 
   test("a REDIS_COMMAND_TIMEOUT_MS out of range stops the start with what to set", async () => {

@@ -25,7 +25,8 @@ describeWithRedis("instances that die or are replaced", () => {
   test("a rolling restart of both instances under load drops no request", async () => {
     const before = await listInstances(sandbox.url);
     let running = true;
-    const answeredAt: number[] = [];
+    let restarting = false;
+    let answeredDuringRestart = 0;
     const failures: string[] = [];
     const worker = async (customer: string) => {
       const gid = `gid://shopify/Product/${customer}`;
@@ -38,7 +39,7 @@ describeWithRedis("instances that die or are replaced", () => {
                   body: { ...identity(gid), source: "rolling" },
                 })
               : await call(sandbox.url, "/proxy/api/is-saved", { customer, query: identity(gid) });
-          answeredAt.push(performance.now());
+          if (restarting) answeredDuringRestart++;
           if (answer.status !== 200) failures.push(`${answer.status} ${JSON.stringify(answer.body)}`);
         } catch (error) {
           failures.push(String(error));
@@ -48,16 +49,15 @@ describeWithRedis("instances that die or are replaced", () => {
       }
     };
     const workers = ["61001", "61002", "61003", "61004"].map(worker);
-    const restartBegan = performance.now();
+    restarting = true;
     const restarted = await fetch(`${sandbox.url}/__sandbox/rolling-restart`, { method: "POST" });
-    const restartEnded = performance.now();
+    restarting = false;
     expect(restarted.status).toBe(200);
     running = false;
     await Promise.all(workers);
     expect(failures).toEqual([]);
     // The load overlapped the restart: each of the four shoppers was answered a few times meanwhile.
-    const duringRestart = answeredAt.filter((at) => at >= restartBegan && at <= restartEnded);
-    expect(duringRestart.length).toBeGreaterThanOrEqual(8);
+    expect(answeredDuringRestart).toBeGreaterThanOrEqual(8);
     const after = await listInstances(sandbox.url);
     expect(after.map((instance) => instance.pid)).not.toEqual(
       expect.arrayContaining(before.map((instance) => instance.pid)),

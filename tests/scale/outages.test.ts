@@ -74,14 +74,18 @@ async function call(path: string, customer: string, options: { query?: Record<st
     customerId: customer,
     query: options.query,
   });
-  const started = performance.now();
   const response = await fetch(url, {
     method: options.body === undefined ? "GET" : "POST",
     headers: options.body === undefined ? {} : { "Content-Type": "application/json" },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
-  return { status: response.status, body: await response.json(), ms: performance.now() - started };
+  return { status: response.status, body: await response.json() };
 }
+
+/** Why the server's last failed request failed, as its log says (its lines are written in batches: poll). */
+const lastFailureCause = () =>
+  (server.lines().findLast((line) => line.msg === "request failed")?.cause as { message?: string } | undefined)
+    ?.message;
 
 const item = { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" };
 /** /readyz once its 2 s cache has let go of the answer given before the fault (or its repair). */
@@ -92,7 +96,7 @@ const readiness = async () => {
 };
 
 describeWithRedis("faults survived", () => {
-  test("PostgreSQL unreachable: INTERNAL_ERROR (retryable) within a bound, readiness red, and back by itself", async () => {
+  test("PostgreSQL unreachable: INTERNAL_ERROR (retryable) at once, readiness red, and back by itself", async () => {
     expect((await call("/proxy/api/is-saved", "1", { query: item })).status).toBe(200);
     await database.cut();
     try {
@@ -100,7 +104,8 @@ describeWithRedis("faults survived", () => {
       const refused = await call("/proxy/api/is-saved", "2", { query: item });
       expect(refused.status).toBe(500);
       expect(refused.body.error).toMatchObject({ code: "INTERNAL_ERROR", retryable: true });
-      expect(refused.ms).toBeLessThan(10_000);
+      // Within a bound: refused because the database cannot be reached, not after a query waited on it.
+      await expect.poll(lastFailureCause).toMatch(/Can't reach database server/);
       const ready = await readiness();
       expect(ready.status).toBe(503);
       expect(ready.body.checks.database.ok).toBe(false);
@@ -118,7 +123,8 @@ describeWithRedis("faults survived", () => {
       const refused = await call("/proxy/api/toggle", "3", { body: { ...item, source: "outage" } });
       expect(refused.status).toBe(500);
       expect(refused.body.error).toMatchObject({ code: "INTERNAL_ERROR", retryable: true });
-      expect(refused.ms).toBeLessThan(8_000);
+      // Refused at once, on what the instance knows of Redis, rather than after a command waited on it.
+      await expect.poll(lastFailureCause).toBe("The locks could not be taken: Redis is unreachable; retry shortly");
       const read = await call("/proxy/api/is-saved", "3", { query: item });
       expect(read).toMatchObject({ status: 200, body: { ok: true, data: { saved: true } } });
       expect(server.output()).toMatch(/Redis unreachable.*locks refused/);

@@ -142,7 +142,7 @@ export interface ChildServer {
   child: ChildProcess;
   output: () => string;
   lines: () => LogLine[];
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop: () => Promise<void>;
 }
 
@@ -182,8 +182,8 @@ export async function startBuiltServer(
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal, at: performance.now() })),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
@@ -221,10 +221,11 @@ export interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;
-  ms: number;
+  /** The client's port of the connection it was answered on: another port, another connection. */
+  localPort: number;
 }
 
-/** One request with node's http client (an agent of the caller's choosing), timed. */
+/** One request with node's http client (an agent of the caller's choosing). */
 export function send(
   url: string,
   options: {
@@ -234,12 +235,13 @@ export function send(
     agent?: http.Agent | false;
   } = {},
 ): Promise<Answer> {
-  const started = performance.now();
   return new Promise((resolve, reject) => {
     const request = http.request(
       url,
       { method: options.method ?? "GET", headers: options.headers, agent: options.agent ?? false },
       (response) => {
+        // Read now: the socket is detached from the response by its end.
+        const localPort = response.socket.localPort!;
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("end", () =>
@@ -247,7 +249,7 @@ export function send(
             status: response.statusCode!,
             headers: response.headers,
             body: Buffer.concat(chunks).toString("utf8"),
-            ms: performance.now() - started,
+            localPort,
           }),
         );
         response.on("error", reject);
@@ -260,25 +262,25 @@ export function send(
 
 /** A raw connection to the server, for what an HTTP client library would not do (trickling, stalling). */
 /**
- * `closed` resolves (with the time) when the server ends or resets the connection: the client's side
+ * `closed` resolves when the server ends or resets the connection: the client's side
  * stays open after the server's FIN, so a test can go on sending as an uploading client would;
  * `gone` when the socket is closed for good (for a client still sending: the server reset it).
  */
 export function rawConnection(
   port: number,
-): Promise<{ socket: Socket; received: () => string; closed: Promise<number>; gone: Promise<number> }> {
+): Promise<{ socket: Socket; received: () => string; closed: Promise<void>; gone: Promise<void> }> {
   return new Promise((resolve, reject) => {
     // Half-open allowed, as an HTTP client still uploading keeps sending after the server's FIN.
     const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
     let received = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (received += chunk));
-    const closed = new Promise<number>((done) => {
-      socket.once("end", () => done(performance.now()));
-      socket.once("close", () => done(performance.now()));
+    const closed = new Promise<void>((done) => {
+      socket.once("end", () => done());
+      socket.once("close", () => done());
     });
     socket.on("error", () => {});
-    const gone = new Promise<number>((done) => socket.once("close", () => done(performance.now())));
+    const gone = new Promise<void>((done) => socket.once("close", () => done()));
     socket.once("connect", () => resolve({ socket, received: () => received, closed, gone }));
     socket.once("error", reject);
   });

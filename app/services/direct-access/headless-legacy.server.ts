@@ -13,8 +13,18 @@ const CUSTOMER_ID_QUERY = `#graphql
   }
 `;
 
-// The platform answers an unknown or expired customer token with customer: null, not an error.
-const CustomerIdResponseSchema = z.object({
+/**
+ * The Storefront documents this module sends, by their exact text: `npm run graphql-codegen` fills
+ * this in (app/types/storefront.generated.d.ts), so a document it has not typed does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface StorefrontQueries {}
+type CustomerIdLookup = StorefrontQueries[typeof CUSTOMER_ID_QUERY];
+
+// The answer is typed from the document, but it arrives from the network: parsing proves it has
+// that shape, and the id the pattern a direct token may carry, which no type can. The platform
+// answers an unknown or expired customer token with customer: null, not an error.
+const CustomerIdResponseSchema: z.ZodType<{ data: CustomerIdLookup["return"] }> = z.object({
   data: z.object({ customer: z.object({ id: z.string().regex(CUSTOMER_GID_PATTERN) }).nullable() }),
 });
 
@@ -33,6 +43,7 @@ export async function exchangeStorefrontCustomerAccessToken(
 }
 
 async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<string> {
+  const variables: CustomerIdLookup["variables"] = { customerAccessToken: body.storefrontCustomerAccessToken };
   const { body: answer } = await fetchPlatformJson(`https://${body.shop}/api/${STOREFRONT_API_VERSION}/graphql.json`, {
     method: "POST",
     headers: {
@@ -40,10 +51,7 @@ async function resolveCustomerGid(body: HeadlessLegacyExchangeRequest): Promise<
       "Content-Type": "application/json",
       Accept: "application/json",
     },
-    body: JSON.stringify({
-      query: CUSTOMER_ID_QUERY,
-      variables: { customerAccessToken: body.storefrontCustomerAccessToken },
-    }),
+    body: JSON.stringify({ query: CUSTOMER_ID_QUERY, variables }),
   });
   const parsed = CustomerIdResponseSchema.safeParse(answer);
   if (!parsed.success) throw new IdentityLookupError(`the Storefront API of ${body.shop} answered without data`);
