@@ -58,7 +58,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the admin pages against WCAG 2
       "insights-demo.myshopify.com",
       "refresh",
     );
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -31,7 +31,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the Insights page in headless 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 }, userAgent: BROWSER_AGENT });
     await page.route("https://cdn.shopify.com/**", (route) => route.abort());
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await browser?.close();

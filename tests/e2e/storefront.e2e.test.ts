@@ -38,7 +38,7 @@ describe.skipIf(browserMissing)(
       });
       page = context.pages()[0] ?? (await context.newPage());
       page.setDefaultTimeout(10_000);
-    }, 120_000);
+    }, 300_000);
 
     afterAll(async () => {
       await context?.close();

@@ -18,7 +18,7 @@ beforeAll(async () => {
     apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
     apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
   };
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
 });

@@ -21,7 +21,7 @@ const stopped = new Set<number>();
 beforeAll(async () => {
   sandbox = await startSandbox({ SANDBOX_INSTANCES: "2" });
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   for (const pid of stopped) if (isAlive(pid)) process.kill(pid, "SIGCONT");
   await sandbox?.stop();

@@ -14,7 +14,7 @@ let emulator: RemoteEmulator;
 beforeAll(async () => {
   sandbox = await startSandbox({ SANDBOX_INSTANCES: "2" });
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
 });

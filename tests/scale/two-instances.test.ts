@@ -18,7 +18,7 @@ beforeAll(async () => {
   const listed = (await (await fetch(`${sandbox.url}/__sandbox/instances`)).json()) as { instances: { url: string }[] };
   instances = listed.instances.map((instance) => instance.url);
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
 });

@@ -11,7 +11,7 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   platformServer.close();
   sandbox = await startSandbox();
-}, 240_000);
+}, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
 });

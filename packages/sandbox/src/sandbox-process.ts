@@ -22,6 +22,12 @@ function childEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(entries) as NodeJS.ProcessEnv;
 }
 
+/**
+ * How long a start (the production build included) may take. A build takes about 40 s alone and
+ * twice or three times that beside other test files building and running on two cores.
+ */
+export const START_LIMIT_MS = 180_000;
+
 /** Runs `npm run sandbox` (a build, then packages/sandbox/src/start.ts) and resolves once it listens. */
 export function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
   return withBuildLock(() => buildAndStart(env));
@@ -55,7 +61,7 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`sandbox did not start:\n${output}`)), START_LIMIT_MS);
     // Removed once started: scanning the kept output on every later chunk would cost long runs dearly.
     const started = () => {
       if (!output.includes("listening on")) return;

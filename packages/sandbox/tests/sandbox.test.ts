@@ -10,7 +10,7 @@ import { startSandbox, type RunningSandbox } from "../src/sandbox-process";
 let sandbox: RunningSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox();
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
 });
