@@ -7,6 +7,8 @@
 import compression from "compression";
 import express, { type Request as ExpressRequest, type Response as ExpressResponse, type Router } from "express";
 import path from "node:path";
+import { errorEnvelope } from "../../../../app/lib/envelope";
+import { ServiceError } from "../../../../app/lib/errors";
 import { signedProxyUrl } from "../proxy-signature";
 import { HELD_BODY_BYTES, holdBody } from "../held-body";
 import type { Seed } from "../seed";
@@ -314,14 +316,10 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       if (!held.complete) {
         // The rest is read and dropped, so the shopper's connection stays usable.
         req.resume();
-        res.status(413).json({
-          ok: false,
-          error: {
-            code: "VALIDATION_ERROR",
-            message: `Body is larger than ${HELD_BODY_BYTES} bytes`,
-            retryable: false,
-          },
-        });
+        res
+          .status(413)
+          .type("application/json")
+          .send(errorEnvelope(new ServiceError("VALIDATION_ERROR", `Body is larger than ${HELD_BODY_BYTES} bytes`)));
         return;
       }
       body = new Uint8Array(held.body);
