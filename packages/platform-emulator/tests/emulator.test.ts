@@ -1,7 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPlatformEmulator, type Plan } from "../src/index";
-import { heldSleeps } from "../src/testing";
+import { heldSleeps, type GraphqlBody } from "../src/testing";
 
 const SHOP = "emulator-shop.myshopify.com";
 const ADMIN_TOKEN = "shpat_emulator";
@@ -35,19 +35,6 @@ beforeEach(() => {
     ],
   });
 });
-
-interface GraphqlBody {
-  // Response data is checked field by field; typing every document's shape would add nothing.
-  data?: any;
-  errors?: { message: string; extensions?: Record<string, unknown> }[];
-  extensions?: {
-    cost: {
-      requestedQueryCost: number;
-      actualQueryCost: number | null;
-      throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
-    };
-  };
-}
 
 async function post(url: string, headers: Record<string, string>, body: unknown) {
   const response = await fetch(url, {
