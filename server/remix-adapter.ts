@@ -200,6 +200,8 @@ export function createRemixResponder(build: ServerBuild): RemixResponder {
   const handle = createRequestHandler(build, "production");
   return async (req, res, context, body) => {
     const request = fetchRequestOf(req, res, body);
-    return sendResponse(res, await handle(request, { ...context, requestUrl: request.url }));
+    // The context is this request's own: the URL as sent goes into it rather than a copy of it.
+    context.requestUrl = request.url;
+    return sendResponse(res, await handle(request, context));
   };
 }
