@@ -2,11 +2,8 @@ import { z } from "zod";
 import { isServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { chooseOverage } from "~/services/billing/overage-choice.server";
-import type { Plan } from "~/services/plans";
+import { MAX_OVERAGE_CAP_USD, type Plan } from "~/services/plans";
 import { parseFormBody } from "./request-input.server";
-
-/** The highest capped amount the plans page asks for, in USD: a typing slip must not approve thousands. */
-export const MAX_OVERAGE_CAP_USD = 1_000;
 
 const OverageActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("overage-off") }),

@@ -17,10 +17,11 @@ import {
 } from "@shopify/polaris";
 import { useEffect, useState } from "react";
 import { pageTitle } from "~/components/page-title";
-import { MAX_OVERAGE_CAP_USD, overageAction, type OverageActionResult } from "~/edge/admin-overage.server";
+import { overageAction, type OverageActionResult } from "~/edge/admin-overage.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { getOverageOverview } from "~/services/merchant-pages/overage-overview.server";
 import { getPlansOverview } from "~/services/merchant-pages/plan-overview.server";
+import { MAX_OVERAGE_CAP_USD } from "~/services/plans";
 
 export const meta = pageTitle("Plans");
 

@@ -72,6 +72,9 @@ export const OVERAGE_BLOCK_PRICE_CENTS: Readonly<Partial<Record<PlanKey, number>
   scale: 100,
 };
 
+/** The highest capped amount the plans page asks for, in USD: a typing slip must not approve thousands. */
+export const MAX_OVERAGE_CAP_USD = 1_000;
+
 /** The block price of the plan's overage in cents, or undefined when the plan has none. */
 export function overageBlockPriceCents(plan: Plan): number | undefined {
   return OVERAGE_BLOCK_PRICE_CENTS[plan.key];
