@@ -94,9 +94,8 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
   });
   const outcome = charge.kind === "charge" ? await createUsageRecord(admin, charge) : charge.reason;
   if (typeof outcome === "string") {
-    if (outcome === "cap") {
-      await prisma.overageSetting.update({ where: { shopDomain: shop }, data: { cappedPeriod: period } });
-    }
+    // Neither a reached cap nor a missing usage line item changes until the merchant acts.
+    await prisma.overageSetting.update({ where: { shopDomain: shop }, data: { cappedPeriod: period } });
     return false;
   }
   await prisma.overageBlock.createMany({
