@@ -115,7 +115,7 @@ describe("overage instead of an outage (issue #22)", () => {
     emulator.injectFault({ kind: "hangAfterWork", api: "admin", operationName: "SavedItemsOverageCharge" });
     const timeouts = controlTimeouts();
     const first = callProxy("/proxy/api/is-saved", { query: identityQuery() });
-    await vi.waitFor(() => expect(emulator.usageCharges(shop).records).toHaveLength(1));
+    await vi.waitFor(() => expect(emulator.usageCharges(shop).records).toHaveLength(1), { timeout: 20_000 });
     timeouts.fire();
     const failed = await first;
     expect(failed.status).toBe(502);
