@@ -2,6 +2,7 @@ import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helper
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { clock } from "~/lib/clock";
+import { loader as appLoader } from "~/routes/app";
 import { action as plansAction, loader as plansLoader } from "~/routes/app.plans";
 import { loader as billingReturnLoader } from "~/routes/app.billing.return";
 import { OVERAGE_BLOCK_REQUESTS, PLANS } from "~/services/plans";
@@ -180,6 +181,17 @@ describe("the merchant's overage choice on the plans page", () => {
 
     expect(await postPlans(shop, { intent: "overage-off" })).toEqual({ ok: true, confirmationUrl: null });
     expect(await db.overageSetting.findUnique({ where: { shopDomain: shop } })).toMatchObject({ enabled: false });
+  });
+
+  test("every admin page's frame carries the budget banner: none below 80%, a warning from 80%, spent at 100%", async () => {
+    const shop = await givenShop({ plan: "starter" });
+    const bannerAt = async (used: number) => {
+      await setMonthlyUsage(shop, used);
+      return (await loadAdmin(appLoader, "/app", shop)).budget;
+    };
+    expect(await bannerAt(3_999)).toEqual({ alert: null, overageAvailable: true });
+    expect(await bannerAt(4_000)).toEqual({ alert: { level: "warning", percent: 80 }, overageAvailable: true });
+    expect(await bannerAt(5_000)).toEqual({ alert: { level: "spent", percent: 100 }, overageAvailable: true });
   });
 
   test("a cap the page must not ask for, and Free, are refused with a reason", async () => {
