@@ -6,6 +6,7 @@ import { describe, expect, expectTypeOf, test } from "vitest";
 import {
   createHeadlessClient,
   SavedItemsError,
+  type OperationErrorCode,
   type OperationInput,
   type OperationOutput,
   type Schemas,
@@ -183,6 +184,11 @@ describe("errors", () => {
     expect(reason).toMatchObject({ code: "DUPLICATE_SAVE", status: 409, retryable: false, retryAfterMs: undefined });
     expectTypeOf<"DUPLICATE_SAVE">().toExtend<ServiceErrorCode>();
     expectTypeOf<"INVALID_PROXY_SIGNATURE">().not.toExtend<ServiceErrorCode>();
+    // Each operation's own codes, from the statuses the document lists for it.
+    expectTypeOf<"DUPLICATE_SAVE">().toExtend<OperationErrorCode<"headless", "save">>();
+    expectTypeOf<"TOKEN_EXPIRED">().toExtend<OperationErrorCode<"headless", "save">>();
+    expectTypeOf<"DUPLICATE_SAVE">().not.toExtend<OperationErrorCode<"headless", "remove">>();
+    expectTypeOf<"ITEM_NOT_FOUND">().toExtend<OperationErrorCode<"customer-account", "remove">>();
   });
 
   test("a failed exchange is the caller's error, its code from the envelope", async () => {

@@ -21,6 +21,7 @@ export {
   operationNames,
   type Channel,
   type HeadlessCredentials,
+  type OperationErrorCode,
   type OperationInput,
   type OperationName,
   type OperationOutput,

@@ -46,6 +46,30 @@ export type OperationOutput<C extends Channel, Name extends OperationName<C>> =
     ? Data
     : never;
 
+type ErrorBody<Operation> = Operation extends { responses: infer Responses }
+  ? {
+      [Status in Exclude<keyof Responses, 200>]: Responses[Status] extends {
+        content: { "application/json": infer Body };
+      }
+        ? Body
+        : never;
+    }[Exclude<keyof Responses, 200>]
+  : never;
+
+type CodeOf<Body> = Body extends { error?: infer ErrorField }
+  ? NonNullable<ErrorField> extends { code?: infer Code }
+    ? NonNullable<Code>
+    : never
+  : never;
+
+/**
+ * The codes the document says the operation can answer (at every status but 200), for an
+ * exhaustive `switch (error.code)` on a SavedItemsError it rejected with.
+ */
+export type OperationErrorCode<C extends Channel, Name extends OperationName<C>> = CodeOf<
+  ErrorBody<OperationObject<C, Name>>
+>;
+
 /** What /api/headless/auth/exchange takes: the modern or the legacy field set. */
 export type HeadlessCredentials = components["schemas"]["HeadlessExchangeRequest"];
 
