@@ -200,3 +200,11 @@ describe("errors", () => {
     });
   });
 });
+
+test("a name that is no operation of the channel is refused before any request", async () => {
+  const { service, client } = setup();
+  const untyped = client.call as (name: string, input: unknown) => Promise<unknown>;
+  await expect(untyped("auth/exchange", {})).rejects.toThrow(TypeError);
+  await expect(untyped("nothing", {})).rejects.toThrow("nothing is no operation of the headless channel");
+  expect(service.requests).toEqual([]);
+});

@@ -43,6 +43,8 @@ export interface CustomerAccountClientOptions extends ClientOptions {
   getSessionToken: () => Promise<string>;
 }
 
+type Route = NonNullable<ReturnType<typeof operationRoute>>;
+
 type CamelCase<Name extends string> = Name extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<CamelCase<Tail>>}`
   : Name;
@@ -106,9 +108,7 @@ function createClient<C extends Channel>(
     refreshMarginMs: options.refreshMarginMs,
   });
 
-  function send(name: string, authorization: string, input: unknown): Promise<unknown> {
-    const route = operationRoute(channel, name);
-    if (!route) throw new TypeError(`${name} is no operation of the ${channel} channel`);
+  function send(route: Route, authorization: string, input: unknown): Promise<unknown> {
     const url = new URL(options.baseUrl + route.path);
     if (route.method === "get") {
       for (const [key, value] of Object.entries(input ?? {})) {
@@ -123,18 +123,21 @@ function createClient<C extends Channel>(
     });
   }
 
-  function call(name: string, input: unknown): Promise<unknown> {
+  async function call(name: string, input: unknown): Promise<unknown> {
+    // Before any exchange: a name the document does not list is the caller's mistake, not the service's.
+    const route = operationRoute(channel, name);
+    if (!route) throw new TypeError(`${name} is no operation of the ${channel} channel`);
     let reExchanged = false;
     return withRetry(
       async () => {
         const authorization = await tokens.authorization();
         try {
-          return await send(name, authorization, input);
+          return await send(route, authorization, input);
         } catch (error) {
           if (reExchanged || !(error instanceof SavedItemsError) || error.code !== TOKEN_EXPIRED) throw error;
           reExchanged = true;
           tokens.invalidate(authorization);
-          return await send(name, await tokens.authorization(), input);
+          return await send(route, await tokens.authorization(), input);
         }
       },
       policy,
