@@ -2,6 +2,7 @@ import { emulatorUrlFor } from "./http-server";
 import type {
   AdminCredentials,
   ApiName,
+  EmulatedMetafield,
   EmulatedMetaobject,
   FaultSpec,
   Plan,
@@ -29,6 +30,7 @@ export interface RemoteEmulator {
   setThrottling(enabled: boolean): Promise<void>;
   setPlan(shop: string, plan: Plan): Promise<void>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
+  metafields(shop: string, ownerId?: string): Promise<EmulatedMetafield[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
   revokeAdminToken(shop: string): Promise<void>;
@@ -85,6 +87,8 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
       ).fired,
     metaobjects: async (shop, type) =>
       (await call<{ metaobjects: EmulatedMetaobject[] }>("GET", `metaobjects?${query({ shop, type })}`)).metaobjects,
+    metafields: async (shop, owner) =>
+      (await call<{ metafields: EmulatedMetafield[] }>("GET", `metafields?${query({ shop, owner })}`)).metafields,
     adminCredentials: async (shop) =>
       (await call<{ adminCredentials: AdminCredentials | null }>("GET", `admin-token?${query({ shop })}`))
         .adminCredentials ?? undefined,
