@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  boundAfterCount,
   dueAgainAt,
   estimatedRequests,
   planFlush,
@@ -21,6 +22,7 @@ function dirty(id: number, overrides: Partial<DirtyProduct> = {}): DirtyProduct 
     dirtyAt: ago(10_000),
     pendingSaves: 1,
     published: null,
+    bound: SAVED_BY_FLOOR,
     ...overrides,
   };
 }
@@ -46,7 +48,16 @@ describe("planFlush: which dirty products to recount now", () => {
   });
 
   test("a product whose count spans pages is guessed to cost its pages", () => {
-    expect(estimatedRequests([dirty(1, { published: 250 })], 100)).toBe(3 + 1);
+    expect(estimatedRequests([dirty(1, { bound: 250 })], 100)).toBe(3 + 1);
+  });
+
+  test("products that cannot have reached the floor, with nothing published, cost nothing and go at once", () => {
+    const rare = Array.from({ length: 40 }, (_, index) => dirty(index + 1, { bound: SAVED_BY_FLOOR - 1 }));
+    expect(estimatedRequests(rare, 100)).toBe(0);
+    expect(planFlush(rare, NOW, costs)).toHaveLength(40);
+    // A published one must be counted: a removal may have taken it below the floor.
+    const published = dirty(41, { bound: 3, published: 5 });
+    expect(estimatedRequests([...rare, published], 100)).toBe(2);
   });
 
   test("a single save is flushed once it has waited the maximum delay, whatever it costs", () => {
@@ -100,6 +111,15 @@ describe("the floor", () => {
       ],
       remove: ["gid://shopify/Product/3"],
     });
+  });
+});
+
+describe("the bound a count leaves", () => {
+  test("a settled count is the new bound; one the search may have been behind never lowers it", () => {
+    const product = dirty(1, { bound: 6 });
+    expect(boundAfterCount(4, product, true)).toBe(4);
+    expect(boundAfterCount(4, product, false)).toBe(6);
+    expect(boundAfterCount(8, product, false)).toBe(8);
   });
 });
 

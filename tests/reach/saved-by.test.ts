@@ -142,6 +142,18 @@ describe("Saved by N shoppers", () => {
     expect(countRequests(shop) / saves).toBeLessThanOrEqual(0.1);
   });
 
+  test("saves spread over products nobody else saved cost no request: none can have reached 5", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    for (const [index, customerId] of customers(12).entries()) {
+      await save(shop, customerId, { entityGid: `gid://shopify/Product/${100 + index}` });
+    }
+    await afterAnswerSettled();
+    waitOutTheDelay();
+    await runSavedBySweep();
+    expect(countRequests(shop)).toBe(0);
+    expect(emulator.metafields(shop)).toEqual([]);
+  });
+
   test("two instances sweeping at once recount once: the shop's lock, then nothing is due", async () => {
     const shop = await givenShop({ plan: "pro" });
     for (const customerId of customers(5)) await save(shop, customerId);

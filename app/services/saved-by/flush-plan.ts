@@ -23,7 +23,15 @@ export interface DirtyProduct {
   dirtyAt: Date;
   pendingSaves: number;
   published: number | null;
+  /** At least its distinct shoppers: the last count plus the saves marked since. */
+  bound: number;
 }
+
+/**
+ * Whether a flush must count the product's shoppers: not when it cannot have reached the floor and
+ * nothing is published, so saves spread over rarely saved products cost no request at all.
+ */
+export const needsCount = (product: DirtyProduct) => product.bound >= SAVED_BY_FLOOR || product.published !== null;
 
 export interface FlushCosts {
   /** How far behind writes the platform's search may be. */
@@ -32,14 +40,12 @@ export interface FlushCosts {
   itemsPerPage: number;
 }
 
-/** Requests a recount of these products costs: the count pages (guessed from what was published) and the writes. */
+/** Requests a flush of these products costs: the count pages (guessed from the bound) and the writes. */
 export function estimatedRequests(products: readonly DirtyProduct[], itemsPerPage: number): number {
-  if (products.length === 0) return 0;
-  const pages = products.reduce(
-    (sum, product) => sum + Math.max(1, Math.ceil((product.published ?? 0) / itemsPerPage)),
-    0,
-  );
-  return pages + Math.ceil(products.length / METAFIELDS_PER_WRITE);
+  const counted = products.filter(needsCount);
+  if (counted.length === 0) return 0;
+  const pages = counted.reduce((sum, product) => sum + Math.max(1, Math.ceil(product.bound / itemsPerPage)), 0);
+  return pages + Math.ceil(counted.length / METAFIELDS_PER_WRITE);
 }
 
 /** The delay after which a product is flushed whatever it costs: the search must have caught up by then. */
@@ -60,6 +66,14 @@ export function planFlush(dirty: readonly DirtyProduct[], now: Date, costs: Flus
   return overdue || saves >= SAVES_PER_REQUEST * estimatedRequests(products, costs.itemsPerPage) ? products : [];
 }
 
+/**
+ * The bound a count leaves (saves marked while it ran are added on top where it is stored). A count
+ * that may have missed saves the search had not yet seen (the product stays due) never lowers it.
+ */
+export function boundAfterCount(counted: number, product: DirtyProduct, settled: boolean): number {
+  return settled ? counted : Math.max(counted, product.bound);
+}
+
 /** What the metafield should hold for this many distinct shoppers: nothing below the floor. */
 export const publishedValue = (shoppers: number): number | null => (shoppers >= SAVED_BY_FLOOR ? shoppers : null);
 
@@ -72,7 +86,9 @@ export interface PublishPlan {
 export function publishPlan(products: readonly DirtyProduct[], shoppers: ReadonlyMap<string, number>): PublishPlan {
   const plan: PublishPlan = { set: [], remove: [] };
   for (const product of products) {
-    const value = publishedValue(shoppers.get(product.productGid) ?? 0);
+    const counted = shoppers.get(product.productGid);
+    if (counted === undefined) continue;
+    const value = publishedValue(counted);
     if (value === product.published) continue;
     if (value === null) plan.remove.push(product.productGid);
     else plan.set.push({ productGid: product.productGid, value });

@@ -10,8 +10,10 @@ import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import type { Caller } from "~/services/saved-items/caller";
 import { activeSavers, SAVERS_PER_PAGE } from "~/services/saved-items/savers.server";
 import {
+  boundAfterCount,
   dueAgainAt,
   METAFIELDS_PER_WRITE,
+  needsCount,
   planFlush,
   publishedValue,
   publishPlan,
@@ -34,32 +36,37 @@ const PRODUCT_GID = /^gid:\/\/shopify\/Product\/\d{1,20}$/;
 
 const lockKey = (shop: string) => `saved-by:${shop}`;
 
+/** A write that succeeded: `saved` when it left the item active (a save, a toggle on). */
+export interface SavedByChange {
+  entityType: string;
+  entityGid: string;
+  saved: boolean;
+}
+
 /**
- * Marks the products whose saves or removals succeeded, after the answer. Only product saves
+ * Marks the products of successful saves and removals, after the answer. Only product saves
  * count: a variant save names no product without a platform request per save.
  */
-export function markSavedByAfterAnswer(
-  caller: Caller,
-  changes: readonly { entityType: string; entityGid: string; ok: boolean }[],
-): void {
-  const products = changes
-    .filter((change) => change.ok && change.entityType === "product" && PRODUCT_GID.test(change.entityGid))
-    .map((change) => change.entityGid);
+export function markSavedByAfterAnswer(caller: Caller, changes: readonly SavedByChange[]): void {
+  const products = changes.filter((change) => change.entityType === "product" && PRODUCT_GID.test(change.entityGid));
   if (products.length === 0) return;
   runAfterAnswer(`saved-by marks for ${caller.shop}`, () => markDirty(caller.shop, products));
 }
 
-/** Adds the saves to each product's pending ones; the first since a flush starts its wait. */
-export async function markDirty(shop: string, productGids: readonly string[]): Promise<void> {
+/** Adds the writes to each product's pending ones (saves to its bound too); the first since a flush starts its wait. */
+export async function markDirty(shop: string, changes: readonly Omit<SavedByChange, "entityType">[]): Promise<void> {
   const now = clock.now();
-  const saves = new Map<string, number>();
-  for (const gid of productGids) saves.set(gid, (saves.get(gid) ?? 0) + 1);
-  for (const [productGid, count] of saves) {
+  const marks = new Map<string, { writes: number; saves: number }>();
+  for (const { entityGid, saved } of changes) {
+    const mark = marks.get(entityGid) ?? { writes: 0, saves: 0 };
+    marks.set(entityGid, { writes: mark.writes + 1, saves: mark.saves + (saved ? 1 : 0) });
+  }
+  for (const [productGid, { writes, saves }] of marks) {
     const where = { shopDomain: shop, productGid };
     await prisma.savedByProduct.upsert({
       where: { shopDomain_productGid: where },
-      create: { ...where, dirtySince: now, dirtyAt: now, pendingSaves: count },
-      update: { dirtyAt: now, pendingSaves: { increment: count } },
+      create: { ...where, dirtySince: now, dirtyAt: now, pendingSaves: writes, bound: saves },
+      update: { dirtyAt: now, pendingSaves: { increment: writes }, bound: { increment: saves } },
     });
     await prisma.savedByProduct.updateMany({ where: { ...where, dirtySince: null }, data: { dirtySince: now } });
   }
@@ -120,22 +127,37 @@ async function writeMetafields(admin: AdminGraphqlClient, plan: PublishPlan): Pr
 const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
 
 /**
- * Takes the flushed saves off the product and records what was published. A mark that arrived
- * while the flush ran (its latest mark moved) leaves the product due again from the flush's start.
+ * Takes the flushed saves off the product and records what was published and the bound the count
+ * (if any) leaves; saves marked meanwhile stay on top of it. A mark that arrived while the flush
+ * ran (its latest mark moved) leaves the product due again from the flush's start.
  */
-async function settle(shop: string, product: DirtyProduct, published: number | null, startedAt: Date): Promise<void> {
+async function settle(
+  shop: string,
+  product: DirtyProduct,
+  counted: number | undefined,
+  startedAt: Date,
+): Promise<void> {
   const where = { shopDomain: shop, productGid: product.productGid };
-  const data = { published, pendingSaves: { decrement: product.pendingSaves } };
+  const dueAgain = dueAgainAt(product.dirtyAt, startedAt, searchLagMs());
+  const bound = counted === undefined ? product.bound : boundAfterCount(counted, product, dueAgain === null);
+  const data = {
+    published: counted === undefined ? product.published : publishedValue(counted),
+    pendingSaves: { decrement: product.pendingSaves },
+    bound: { increment: bound - product.bound },
+  };
   const unchanged = await prisma.savedByProduct.updateMany({
     where: { ...where, dirtyAt: product.dirtyAt },
-    data: { ...data, dirtySince: dueAgainAt(product.dirtyAt, startedAt, searchLagMs()) },
+    data: { ...data, dirtySince: dueAgain },
   });
-  if (unchanged.count === 0)
+  if (unchanged.count === 0) {
     await prisma.savedByProduct.updateMany({ where, data: { ...data, dirtySince: startedAt } });
+  }
 }
 
 export interface FlushReport {
   products: number;
+  /** Those whose shoppers were counted on the platform; the others could not have reached the floor. */
+  counted: number;
   published: number;
   removed: number;
 }
@@ -155,20 +177,24 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
       }));
       const products = planFlush(dirty, clock.now(), { searchLagMs: searchLagMs(), itemsPerPage: SAVERS_PER_PAGE });
       if (products.length === 0) return undefined;
-      const admin = await loadOfflineAdmin(shop);
-      if (!admin) return undefined;
+      const counted = products.filter(needsCount);
+      const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
+      if (counted.length > 0 && !admin) return undefined;
       const startedAt = clock.now();
       const shoppers = new Map<string, number>();
-      for (const product of products) {
-        shoppers.set(product.productGid, (await activeSavers(admin, product.productGid)).size);
+      for (const product of counted) {
+        shoppers.set(product.productGid, (await activeSavers(admin!, product.productGid)).size);
       }
       const plan = publishPlan(products, shoppers);
       await held.assertHeld();
-      await writeMetafields(admin, plan);
-      for (const product of products) {
-        await settle(shop, product, publishedValue(shoppers.get(product.productGid) ?? 0), startedAt);
-      }
-      return { products: products.length, published: plan.set.length, removed: plan.remove.length };
+      if (admin) await writeMetafields(admin, plan);
+      for (const product of products) await settle(shop, product, shoppers.get(product.productGid), startedAt);
+      return {
+        products: products.length,
+        counted: counted.length,
+        published: plan.set.length,
+        removed: plan.remove.length,
+      };
     });
   } catch (error) {
     if (error instanceof LockUnavailableError) return undefined;

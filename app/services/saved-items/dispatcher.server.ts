@@ -63,14 +63,17 @@ function announceSaves<Op extends OperationName>(
 ): void {
   if (operation === "save" || operation === "toggle" || operation === "remove") {
     const item = input as OperationInput<"save">;
-    markSavedByAfterAnswer(caller, [{ ...item, ok: true }]);
+    markSavedByAfterAnswer(caller, [{ ...item, saved: (output as SaveOperationResult).state === "active" }]);
     if (operation !== "remove") fireItemSavedAfterAnswer(caller, [{ item, result: output as SaveOperationResult }]);
   } else if (operation === "batch") {
     const { results } = output as BatchResult;
     const operations = (input as OperationInput<"batch">).operations;
     markSavedByAfterAnswer(
       caller,
-      operations.map((item, index) => ({ ...item, ok: results[index]?.ok === true })),
+      operations.flatMap((item, index) => {
+        const entry = results[index];
+        return entry?.ok ? [{ ...item, saved: entry.result.state === "active" }] : [];
+      }),
     );
     fireItemSavedAfterAnswer(
       caller,

@@ -6,6 +6,7 @@ CREATE TABLE "SavedByProduct" (
     "dirtyAt" TIMESTAMP(3),
     "pendingSaves" INTEGER NOT NULL DEFAULT 0,
     "published" INTEGER,
+    "bound" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "SavedByProduct_pkey" PRIMARY KEY ("shopDomain","productGid")
 );
