@@ -14,6 +14,7 @@ import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readiness as readinessOf } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
+import { startSavedBySweeps, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -31,7 +32,7 @@ export const readiness = () => readinessOf(pool);
  * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
  * deployment runs them itself. An embedded database migrated itself when it opened. Then the
  * pending customer redactions' timer starts: a later pass is owed whatever happened to the
- * instance that took the webhook.
+ * instance that took the webhook. So does the saved-by counts' (the marks wait in the database).
  */
 export async function prepare(): Promise<void> {
   if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {
@@ -39,6 +40,7 @@ export async function prepare(): Promise<void> {
     if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
   }
   startRedactionSweeps();
+  startSavedBySweeps();
 }
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
@@ -46,7 +48,7 @@ export async function shutdown(): Promise<void> {
   // Flow triggers and webhook fan-outs started after answering: bounded work, finished before the
   // connections they use close (a webhook id already taken would not bring them back).
   await afterAnswerSettled();
-  await stopRedactionSweeps();
+  await Promise.all([stopRedactionSweeps(), stopSavedBySweeps()]);
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );

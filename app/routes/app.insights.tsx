@@ -22,6 +22,7 @@ import { TitledCard } from "~/components/titled-card";
 import { insightsAction, type InsightsActionResult } from "~/edge/admin-insights.server";
 import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { MOVES_DAYS } from "~/services/insights/aggregate";
 import type { CatalogueEntry } from "~/services/insights/catalogue.server";
 import { getInsightsPage } from "~/services/insights/insights.server";
 
@@ -221,6 +222,36 @@ export default function Insights() {
                 />
               </TitledCard>
             </Layout.Section>
+            {summary.listsPerShopper && summary.saveForLater && (
+              <Layout.Section>
+                <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
+                  <TitledCard title="Lists per shopper">
+                    <Text as="p" variant="headingLg">
+                      {`${summary.listsPerShopper.average.toFixed(2)} on average`}
+                    </Text>
+                    <DataTable
+                      columnContentTypes={["text", "numeric"]}
+                      headings={["Lists with saved items", "Shoppers"]}
+                      rows={summary.listsPerShopper.distribution.map(({ lists, shoppers }, index, all) => [
+                        index === all.length - 1 ? `${lists} or more` : String(lists),
+                        number(shoppers),
+                      ])}
+                    />
+                  </TitledCard>
+                  <TitledCard title={`Saved for later from the cart, last ${MOVES_DAYS} days`}>
+                    <DataTable
+                      columnContentTypes={["text", "numeric"]}
+                      headings={["Save for later", "Items"]}
+                      rows={[
+                        ["Moved to saved for later", number(summary.saveForLater.moves)],
+                        ["Moved back since", number(summary.saveForLater.movedBack)],
+                        ["Waiting in saved for later now", number(summary.saveForLater.waiting)],
+                      ]}
+                    />
+                  </TitledCard>
+                </InlineGrid>
+              </Layout.Section>
+            )}
             <Layout.Section>
               <TitledCard title="Most-saved products">
                 <EntryTable rows={summary.topProducts} catalogue={catalogue} heading="Product" />

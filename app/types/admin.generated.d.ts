@@ -146,21 +146,6 @@ export type SavedItemsWriteInsightsMutationVariables = AdminTypes.Exact<{
 
 export type SavedItemsWriteInsightsMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
 
-export type SavedItemsFindSaversQueryVariables = AdminTypes.Exact<{
-  type: AdminTypes.Scalars['String']['input'];
-  query: AdminTypes.Scalars['String']['input'];
-  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
-}>;
-
-
-export type SavedItemsFindSaversQuery = { metaobjects: { edges: Array<(
-      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
-      & { node: (
-        Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
-        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-      ) }
-    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
-
 export type SavedItemsFlowTriggerMutationVariables = AdminTypes.Exact<{
   handle?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
   payload?: AdminTypes.InputMaybe<AdminTypes.Scalars['JSON']['input']>;
@@ -188,6 +173,20 @@ export type SavedItemsInventoryItemVariantQuery = { inventoryItem?: AdminTypes.M
         Pick<AdminTypes.ProductVariant, 'id' | 'inventoryQuantity'>
         & { product: Pick<AdminTypes.Product, 'id'> }
       )> }> }> };
+
+export type SavedItemsSetSavedByMutationVariables = AdminTypes.Exact<{
+  metafields: Array<AdminTypes.MetafieldsSetInput> | AdminTypes.MetafieldsSetInput;
+}>;
+
+
+export type SavedItemsSetSavedByMutation = { metafieldsSet?: AdminTypes.Maybe<{ metafields?: AdminTypes.Maybe<Array<Pick<AdminTypes.Metafield, 'id'>>>, userErrors: Array<Pick<AdminTypes.MetafieldsSetUserError, 'field' | 'message' | 'code'>> }> };
+
+export type SavedItemsDeleteSavedByMutationVariables = AdminTypes.Exact<{
+  metafields: Array<AdminTypes.MetafieldIdentifierInput> | AdminTypes.MetafieldIdentifierInput;
+}>;
+
+
+export type SavedItemsDeleteSavedByMutation = { metafieldsDelete?: AdminTypes.Maybe<{ deletedMetafields?: AdminTypes.Maybe<Array<AdminTypes.Maybe<Pick<AdminTypes.MetafieldIdentifier, 'ownerId'>>>>, userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
 
 export type SaveItemNodeFragment = (
   Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
@@ -246,6 +245,21 @@ export type SavedItemsListActiveQuery = { metaobjects: { edges: Array<(
       ) }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
 
+export type SavedItemsFindSaversQueryVariables = AdminTypes.Exact<{
+  type: AdminTypes.Scalars['String']['input'];
+  query: AdminTypes.Scalars['String']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type SavedItemsFindSaversQuery = { metaobjects: { edges: Array<(
+      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
+      & { node: (
+        Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
+        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+      ) }
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+
 export type SavedItemsShareReadListQueryVariables = AdminTypes.Exact<{
   handle: AdminTypes.MetaobjectHandleInput;
 }>;
@@ -285,11 +299,11 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsComplianceCustomerListIds($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }\n  }\n  #graphql\n  fragment SavedItemsRecordIds on MetaobjectConnection {\n    nodes { id }\n    pageInfo { hasNextPage endCursor }\n  }": {return: SavedItemsComplianceCustomerListIdsQuery, variables: SavedItemsComplianceCustomerListIdsQueryVariables},
   "#graphql\n  query SavedItemsInsightsCatalogue($ids: [ID!]!) {\n    shop { currencyCode }\n    nodes(ids: $ids) {\n      id\n      ... on Product {\n        title\n        status\n        tracksInventory\n        totalInventory\n        priceRangeV2 { minVariantPrice { amount currencyCode } }\n      }\n      ... on ProductVariant { displayName price availableForSale }\n    }\n  }": {return: SavedItemsInsightsCatalogueQuery, variables: SavedItemsInsightsCatalogueQueryVariables},
   "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
-  "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},
   "#graphql\n  query SavedItemsVariantProducts($ids: [ID!]!) {\n    nodes(ids: $ids) { id ... on ProductVariant { product { id } } }\n  }": {return: SavedItemsVariantProductsQuery, variables: SavedItemsVariantProductsQueryVariables},
   "#graphql\n  query SavedItemsInventoryItemVariant($id: ID!) {\n    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }\n  }": {return: SavedItemsInventoryItemVariantQuery, variables: SavedItemsInventoryItemVariantQueryVariables},
   "#graphql\n  query SavedItemsReadList($list: MetaobjectHandleInput!, $type: String!, $first: Int!, $query: String!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsListIndex }\n    items: metaobjects(type: $type, first: $first, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsListIndex on Metaobject {\n    id\n    index: field(key: \"active_items\") { value }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListQuery, variables: SavedItemsReadListQueryVariables},
   "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
+  "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},
   "#graphql\n  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id handle fields { key value } }\n  }": {return: SavedItemsShareReadListQuery, variables: SavedItemsShareReadListQueryVariables},
   "#graphql\n  query SavedItemsFindShared($type: String!, $query: String!) {\n    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }\n  }": {return: SavedItemsFindSharedQuery, variables: SavedItemsFindSharedQueryVariables},
 }
@@ -301,6 +315,8 @@ interface GeneratedMutationTypes {
   "#graphql\n  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {\n    metaobjectBulkDelete(where: { ids: $ids }) {\n      job { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsComplianceDeleteRecordsMutation, variables: SavedItemsComplianceDeleteRecordsMutationVariables},
   "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
   "#graphql\n  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {\n    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }\n  }": {return: SavedItemsFlowTriggerMutation, variables: SavedItemsFlowTriggerMutationVariables},
+  "#graphql\n  mutation SavedItemsSetSavedBy($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsSetSavedByMutation, variables: SavedItemsSetSavedByMutationVariables},
+  "#graphql\n  mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {\n    metafieldsDelete(metafields: $metafields) {\n      deletedMetafields { ownerId }\n      userErrors { field message }\n    }\n  }": {return: SavedItemsDeleteSavedByMutation, variables: SavedItemsDeleteSavedByMutationVariables},
   "#graphql\n  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {\n    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }\n  }": {return: SavedItemsShareUpdateMutation, variables: SavedItemsShareUpdateMutationVariables},
 }
 declare module '~/platform/admin-graphql.server' {

@@ -1,6 +1,7 @@
 // npm run bench [-- --seconds 5 --concurrency 32 --capacity-seconds 8]: the app over real HTTP
 // (one sandbox instance, the emulator in its own process) next to two baselines doing only the proxy
-// signature check, then what a Standard shop sustains. Prints figures; asserts nothing.
+// signature check, then what a Standard shop sustains, then the saved-by count's platform requests
+// per save (`-- --only saved-by` runs that alone). Prints figures; asserts nothing.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { startBaseline, type Baseline } from "./baseline";
@@ -8,6 +9,7 @@ import { measureCapacity } from "./capacity";
 import { keepAliveAgent } from "./load";
 import { measureOperations } from "./operations";
 import { phaseRow } from "./phase";
+import { measureSavedByCost } from "./saved-by";
 import { BENCH_SEED, startMeasuredSandbox } from "./sandbox";
 import { fixed, printTable } from "./stats";
 
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "5" },
     concurrency: { type: "string", default: "32" },
     "capacity-seconds": { type: "string", default: "8" },
+    only: { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -26,8 +29,18 @@ const sandbox = await startMeasuredSandbox({ instances: 1, seedFile: BENCH_SEED 
 const agent = keepAliveAgent(concurrency);
 const baselines: Baseline[] = [];
 try {
-  for (const kind of ["remix", "node"] as const) baselines.push(await startBaseline(kind));
   const instance = sandbox.instances[0]!;
+  if (values.only !== "saved-by") await measureServing(instance);
+  await measureSavedByCost({ sandbox, instanceUrl: instance.url, agent, concurrency });
+} finally {
+  agent.destroy();
+  await Promise.all(baselines.map((baseline) => baseline.stop()));
+  await sandbox.stop();
+}
+
+/** The operations against the two baselines, then what a Standard shop sustains. */
+async function measureServing(instance: { url: string; pid: number }): Promise<void> {
+  for (const kind of ["remix", "node"] as const) baselines.push(await startBaseline(kind));
   const reports = await measureOperations({ sandbox, instance, baselines, agent, concurrency, seconds });
   console.log(
     `\nOperations: ${concurrency} connections, ${seconds} s each, one app instance (pid ${instance.pid}) vs two baselines ` +
@@ -46,8 +59,4 @@ try {
     );
   }
   await measureCapacity({ sandbox, instanceUrl: instance.url, agent, seconds: capacitySeconds });
-} finally {
-  agent.destroy();
-  await Promise.all(baselines.map((baseline) => baseline.stop()));
-  await sandbox.stop();
 }

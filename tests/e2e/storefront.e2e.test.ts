@@ -595,5 +595,45 @@ describe.skipIf(browserMissing)(
       await proxyCall("1003", "share-revoke", { context: "gifts" });
       expect((await page.goto(shared.path))?.status()).toBe(404);
     });
+    test("a product page shows 'Saved by N shoppers' from the product's metafield at or above the threshold, nothing below", async () => {
+      // A shop of its own (its seeded items name other products), so only these saves count.
+      const shop = "insights-demo.myshopify.com";
+      const tote = { context: "wishlist", source: "e2e", ...product(8102, "canvas-tote") };
+      const beanie = { context: "wishlist", source: "e2e", ...product(8103, "wool-beanie") };
+      const toteSavers = ["7001", "7002", "7003", "7004", "7005"];
+      const beanieSavers = ["7006", "7007", "7008", "7009"];
+      for (const customer of toteSavers) await proxyCall(customer, "save", tote, shop);
+      for (const customer of beanieSavers) await proxyCall(customer, "save", beanie, shop);
+      // Enough saves and removals to pay for a recount at one request per 10 (two products: three
+      // requests, 30 marks), so the next sweep (every 30 s) flushes without waiting out the 5 minutes.
+      for (const round of [1, 2]) {
+        for (const customer of round === 1 ? [...toteSavers, ...beanieSavers] : toteSavers) {
+          const body = toteSavers.includes(customer) ? tote : beanie;
+          await proxyCall(customer, "toggle", body, shop); // off
+          await proxyCall(customer, "toggle", body, shop); // on again
+        }
+      }
+      await page.goto(`/products/canvas-tote?shop=${shop}`);
+      const savedBy = page.locator("[data-si=saved-by]");
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return (await savedBy.count()) > 0 ? savedBy.textContent() : null;
+          },
+          { timeout: 90_000, interval: 2_000 },
+        )
+        .toMatch(/^\s*Saved by 5 shoppers\s*$/);
+      await shot("14-saved-by");
+      // The merchant's threshold, above the count: nothing.
+      await page.goto("/products/canvas-tote?s.threshold=6");
+      expect(await savedBy.count()).toBe(0);
+      // Four shoppers: below the floor, so the app published nothing for Liquid to show.
+      await page.goto("/products/wool-beanie");
+      expect(await page.locator(".product h1").textContent()).toContain("Beanie");
+      expect(await savedBy.count()).toBe(0);
+      await page.goto("/fr/products/canvas-tote");
+      expect((await savedBy.textContent())?.trim()).toBe("Enregistré par 5 clients");
+    }, 120_000);
   },
 );

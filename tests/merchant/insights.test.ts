@@ -4,11 +4,12 @@ import type { InsightsActionResult } from "~/edge/admin-insights.server";
 import { clock } from "~/lib/clock";
 import { loader as exportLoader } from "~/routes/app.insights-export";
 import { action, loader } from "~/routes/app.insights";
-import { HISTORY_DAYS, TOP_ENTRIES } from "~/services/insights/aggregate";
+import { HISTORY_DAYS, LISTS_BUCKETS, TOP_ENTRIES } from "~/services/insights/aggregate";
 import { TEST_ENV } from "../setup/test-env";
 import { seedSavedItems, type GeneratedItem, type GeneratedShop } from "@saved-items/sandbox/saved-items-seed";
 import { loadAdmin } from "../support/admin";
-import { APP_URL, givenShop } from "../support/app";
+import { APP_URL, callProxy, givenShop } from "../support/app";
+import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
 
 const NOW = new Date("2026-11-20T15:30:00Z");
@@ -65,10 +66,20 @@ function expectedFigures(items: GeneratedItem[]) {
   };
   const ageOf = (item: GeneratedItem) => NOW.getTime() - Date.parse(item.savedAt);
   const day = (offset: number) => new Date(NOW.getTime() - offset * DAY_MS).toISOString().slice(0, 10);
+  const lists = new Map<string, Set<string>>();
+  for (const item of active) lists.set(item.customerGid, (lists.get(item.customerGid) ?? new Set()).add(item.context));
+  const listCounts = [...lists.values()].map((contexts) => contexts.size);
   return {
     totalItems: items.length,
     activeItems: active.length,
     activeShoppers: new Set(active.map((item) => item.customerGid)).size,
+    listsPerShopper: {
+      average: listCounts.reduce((sum, n) => sum + n, 0) / listCounts.length,
+      distribution: Array.from({ length: LISTS_BUCKETS }, (_, index) => ({
+        lists: index + 1,
+        shoppers: listCounts.filter((n) => Math.min(n, LISTS_BUCKETS) === index + 1).length,
+      })),
+    },
     savesPerDay: Array.from({ length: HISTORY_DAYS }, (_, index) => {
       const date = day(HISTORY_DAYS - 1 - index);
       return { date, saves: items.filter((item) => item.savedAt.slice(0, 10) === date).length };
@@ -118,7 +129,10 @@ describe("Insights page", () => {
       topProducts: expected.topProducts,
       topVariants: expected.topVariants,
       week: { thisWeek: expected.thisWeek, lastWeek: expected.lastWeek },
+      listsPerShopper: expected.listsPerShopper,
     });
+    // The seed's shoppers keep up to two lists: the distribution is not trivially one bucket.
+    expect(expected.listsPerShopper.distribution[1]!.shoppers).toBeGreaterThan(0);
     expect(summary!.topProducts[0]!.saves).toBeGreaterThan(summary!.topProducts.at(-1)!.saves);
 
     // Current price and availability of what the page names, from the catalogue.
@@ -154,6 +168,33 @@ describe("Insights page", () => {
     });
     expect(summary!.savesPerDay.every((day) => day.saves === 0)).toBe(true);
     expect(catalogue).toEqual({});
+  });
+
+  test("lists per shopper and save-for-later moves: a save into saved-for-later is a move, its removal a move back", async () => {
+    const moves = await givenShop({ domain: "moves.myshopify.com", plan: "pro" });
+    const write = async (operation: "save" | "remove", customerId: string, context: string, id: number) => {
+      const entity = { context, entityGid: `gid://shopify/Product/${id}` };
+      const body = operation === "save" ? aSaveRequest(entity) : anIdentity(entity);
+      expect((await callProxy(`/proxy/api/${operation}`, { shop: moves, customerId, body })).status).toBe(200);
+    };
+    await write("save", "3001", "saved-for-later", 1); // a move, still waiting
+    await write("save", "3001", "wishlist", 2);
+    await write("save", "3002", "saved-for-later", 1); // a move ...
+    await write("remove", "3002", "saved-for-later", 1); // ... and its move back
+    await write("save", "3002", "wishlist", 3);
+    await write("save", "3003", "wishlist", 3);
+    await runToCompletion("refresh", moves);
+    const { summary } = await loadAdmin(loader, "/app/insights", moves);
+    expect(summary!.saveForLater).toEqual({ moves: 2, movedBack: 1, waiting: 1 });
+    expect(summary!.listsPerShopper).toEqual({
+      average: 4 / 3,
+      distribution: [
+        { lists: 1, shoppers: 2 },
+        { lists: 2, shoppers: 1 },
+        { lists: 3, shoppers: 0 },
+        { lists: 4, shoppers: 0 },
+      ],
+    });
   });
 
   test("at most one refresh per shop in six hours", async () => {

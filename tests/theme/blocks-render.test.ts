@@ -110,7 +110,7 @@ describe("theme blocks rendered with liquidjs", () => {
 
   test("schemas: targets, no assets, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
-      ["save-button", "saved-items", "saved-items-embed"].map((name) => [name, readBlock(name)]),
+      ["save-button", "saved-items", "saved-items-embed", "saved-by"].map((name) => [name, readBlock(name)]),
     );
     expect(blocks["save-button"]!.schema.target).toBe("section");
     expect(blocks["saved-items"]!.schema.target).toBe("section");
@@ -123,5 +123,42 @@ describe("theme blocks rendered with liquidjs", () => {
       for (const [, id] of source.matchAll(/block\.settings\.(\w+)/g)) expect(settings).toHaveProperty(id!);
     }
     expect(defaultSettings(blocks["saved-items-embed"]!.schema).card_selector).toContain("[data-saved-items-card]");
+    expect(blocks["saved-by"]!.schema.target).toBe("section");
+  });
+
+  describe("Saved by shoppers", () => {
+    /** The product as Liquid sees it with the app's saved_by metafield (absent when the app wrote none). */
+    const withCount = (count?: number) => ({
+      ...shirt(),
+      metafields: count === undefined ? {} : { $app: { saved_by: { value: count, type: "number_integer" } } },
+    });
+    const render = (locale: string, count?: number, overrides: Record<string, string> = {}) =>
+      createThemeRenderer({ locale }).renderBlock(
+        "saved-by",
+        { ...globalsFor(), product: withCount(count) },
+        overrides,
+      );
+
+    test("shows the metafield's count in the shopper's language, with no script and no request", async () => {
+      const { html } = await render("en", 12);
+      expect(html).toContain(">Saved by 12 shoppers</p>");
+      expect(html).not.toMatch(/<script|fetch\(|\/apps\/saved-items/);
+      expect((await render("fr", 7)).html).toContain(">Enregistré par 7 clients</p>");
+    });
+
+    test("shows nothing without a count, or below the merchant's threshold", async () => {
+      expect((await render("en")).html.trim()).toBe("");
+      expect((await render("en", 9, { threshold: "10" })).html.trim()).toBe("");
+      expect((await render("en", 10, { threshold: "10" })).html).toContain("Saved by 10 shoppers");
+    });
+
+    test("the threshold cannot be set below the app's floor of 5", () => {
+      const threshold = readBlock("saved-by").schema.settings!.find((setting) => setting.id === "threshold") as {
+        min?: number;
+        default?: number;
+      };
+      expect(threshold.min).toBe(5);
+      expect(threshold.default).toBe(5);
+    });
   });
 });

@@ -3,6 +3,12 @@ import type { SaveItemLine } from "./save-item-lines";
 
 export const HISTORY_DAYS = 90;
 export const TOP_ENTRIES = 10;
+/** The list context the cart's save-for-later block writes (docs/insights.md, "Save for later"). */
+export const SAVE_FOR_LATER_CONTEXT = "saved-for-later";
+/** Save-for-later moves are counted over this many days before the refresh. */
+export const MOVES_DAYS = 30;
+/** The distribution of lists per shopper: 1, 2, 3 and this many or more. */
+export const LISTS_BUCKETS = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
 
@@ -29,6 +35,19 @@ export const InsightsSummarySchema = z.object({
     lastWeek: z.number(),
     top: z.array(z.object({ gid: z.string(), entityType: z.string(), thisWeek: z.number(), lastWeek: z.number() })),
   }),
+  /**
+   * Lists (contexts with an active item) per shopper with active items: how many shoppers have 1,
+   * 2, 3 and LISTS_BUCKETS or more (the last entry), and the average. Absent from summaries made
+   * before it was counted.
+   */
+  listsPerShopper: z
+    .object({ average: z.number(), distribution: z.array(z.object({ lists: z.number(), shoppers: z.number() })) })
+    .optional(),
+  /**
+   * Save for later: `moves` are items saved into SAVE_FOR_LATER_CONTEXT within MOVES_DAYS (by their
+   * last save), `movedBack` those of them removed since, `waiting` the active ones now.
+   */
+  saveForLater: z.object({ moves: z.number(), movedBack: z.number(), waiting: z.number() }).optional(),
 });
 export type InsightsSummary = z.infer<typeof InsightsSummarySchema>;
 
@@ -42,6 +61,13 @@ function top(counts: Map<string, number>): { gid: string; saves: number }[] {
 }
 
 const increment = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+
+function listsPerShopper(listCounts: readonly number[]): NonNullable<InsightsSummary["listsPerShopper"]> {
+  const distribution = Array.from({ length: LISTS_BUCKETS }, (_, index) => ({ lists: index + 1, shoppers: 0 }));
+  for (const lists of listCounts) distribution[Math.min(lists, LISTS_BUCKETS) - 1]!.shoppers += 1;
+  const total = listCounts.reduce((sum, lists) => sum + lists, 0);
+  return { average: listCounts.length === 0 ? 0 : total / listCounts.length, distribution };
+}
 
 /**
  * Folds save_items one at a time, so a shop's million items pass through in constant memory
@@ -57,7 +83,9 @@ export function createAggregator(now: Date, operation: string) {
   const thisWeek = new Map<string, number>();
   const lastWeek = new Map<string, number>();
   const entityTypes = new Map<string, string>();
-  const shoppers = new Set<string>();
+  /** The lists of each shopper with active items, by context. */
+  const shoppers = new Map<string, Set<string>>();
+  const saveForLater = { moves: 0, movedBack: 0, waiting: 0 };
   let totalItems = 0;
   let activeItems = 0;
   let thisWeekTotal = 0;
@@ -78,9 +106,17 @@ export function createAggregator(now: Date, operation: string) {
         increment(lastWeek, item.entityGid);
       }
       entityTypes.set(item.entityGid, item.entityType);
+      if (item.context === SAVE_FOR_LATER_CONTEXT) {
+        if (item.active) saveForLater.waiting += 1;
+        if (age >= 0 && age < MOVES_DAYS * DAY_MS) {
+          saveForLater.moves += 1;
+          if (!item.active) saveForLater.movedBack += 1;
+        }
+      }
       if (!item.active) return;
       activeItems += 1;
-      shoppers.add(item.customerGid);
+      const lists = shoppers.get(item.customerGid) ?? new Set<string>();
+      shoppers.set(item.customerGid, lists.add(item.context));
       if (item.entityType === "product") increment(products, item.entityGid);
       if (item.entityType === "variant") increment(variants, item.entityGid);
     },
@@ -95,6 +131,8 @@ export function createAggregator(now: Date, operation: string) {
         totalItems,
         activeItems,
         activeShoppers: shoppers.size,
+        listsPerShopper: listsPerShopper([...shoppers.values()].map((lists) => lists.size)),
+        saveForLater,
         savesPerDay,
         topProducts: top(products),
         topVariants: top(variants),

@@ -2,8 +2,8 @@ import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
-import { offlineAdminClient, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "~/services/saved-items/metaobject-store.server";
+import { offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { activeSavers } from "~/services/saved-items/savers.server";
 import {
   FLOW_TRIGGER_HANDLES,
   fireFlowTrigger,
@@ -11,7 +11,6 @@ import {
   numericIdOf,
   type FlowTriggerHandle,
 } from "./flow-triggers.server";
-import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
 
 /**
  * The fan-out of a products/update or inventory_levels/update change to the customers who saved
@@ -195,11 +194,11 @@ async function planNotifications(
   changes: readonly VariantChange[],
   done: Position,
 ): Promise<Notification[]> {
-  const productSavers = await activeSavers(admin, productGid);
+  const productSavers = await activeSavers(admin, productGid, MAX_SAVER_PAGES);
   const heard = new Set<string>();
   const plan: Notification[] = [];
   for (const [index, change] of changes.entries()) {
-    const savers = [...new Set([...(await activeSavers(admin, change.variantGid)), ...productSavers])]
+    const savers = [...new Set([...(await activeSavers(admin, change.variantGid, MAX_SAVER_PAGES)), ...productSavers])]
       .flatMap((gid) => {
         const id = numericIdOf(gid);
         return id === undefined ? [] : [{ gid, id }];
@@ -214,34 +213,4 @@ async function planNotifications(
     }
   }
   return plan;
-}
-
-const FIND_SAVERS = `#graphql
-  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {
-    metaobjects(type: $type, first: 100, after: $after, query: $query) {
-      edges { cursor node { ...SaveItemNode } }
-      pageInfo { hasNextPage }
-    }
-  }
-  ${SAVE_ITEM_FRAGMENT}` as const;
-
-/** The customers with an active save of the entity (any list), by the admin-filterable entity_gid. */
-async function activeSavers(admin: AdminGraphqlClient, entityGid: string): Promise<Set<string>> {
-  const customers = new Set<string>();
-  let after: string | null = null;
-  for (let page = 0; page < MAX_SAVER_PAGES; page++) {
-    // Annotated: `after` feeds the call and is read back from its answer.
-    const data: SavedItemsFindSaversQuery = await runAdminGraphql(admin, FIND_SAVERS, {
-      type: SAVE_ITEM_TYPE,
-      query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
-      after,
-    });
-    for (const edge of data.metaobjects.edges) {
-      const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
-      if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);
-    }
-    if (!data.metaobjects.pageInfo.hasNextPage) break;
-    after = data.metaobjects.edges.at(-1)?.cursor ?? null;
-  }
-  return customers;
 }

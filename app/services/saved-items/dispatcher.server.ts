@@ -7,6 +7,7 @@ import { annotateRequest } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
 import { assertCustomerWithinRate } from "~/services/usage/rate-limits.server";
 import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
+import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import type { Caller } from "./caller";
 import { identityKey } from "./handles.server";
@@ -50,21 +51,33 @@ export async function dispatchSavedItems<Op extends OperationName>(
   return output;
 }
 
-/** Flow's Item saved, for the saves this operation made; it runs after the answer (reach/item-saved). */
+/**
+ * What follows a write once the caller has its answer: Flow's Item saved for the saves
+ * (reach/item-saved) and the saved-by counts' marks for every change (saved-by/).
+ */
 function announceSaves<Op extends OperationName>(
   caller: Caller,
   operation: Op,
   input: OperationInput<Op>,
   output: OperationOutput[Op],
 ): void {
-  if (operation === "save" || operation === "toggle") {
+  if (operation === "save" || operation === "toggle" || operation === "remove") {
     const item = input as OperationInput<"save">;
-    fireItemSavedAfterAnswer(caller, [{ item, result: output as SaveOperationResult }]);
+    markSavedByAfterAnswer(caller, [{ ...item, saved: (output as SaveOperationResult).state === "active" }]);
+    if (operation !== "remove") fireItemSavedAfterAnswer(caller, [{ item, result: output as SaveOperationResult }]);
   } else if (operation === "batch") {
     const { results } = output as BatchResult;
+    const operations = (input as OperationInput<"batch">).operations;
+    markSavedByAfterAnswer(
+      caller,
+      operations.flatMap((item, index) => {
+        const entry = results[index];
+        return entry?.ok ? [{ ...item, saved: entry.result.state === "active" }] : [];
+      }),
+    );
     fireItemSavedAfterAnswer(
       caller,
-      (input as OperationInput<"batch">).operations.map((item, index) => {
+      operations.map((item, index) => {
         const entry = results[index];
         return { item, result: entry?.ok ? entry.result : undefined };
       }),

@@ -16,6 +16,7 @@ import {
   type StoredMetaobject,
   type WriteResult,
 } from "./metaobject-store";
+import { createMetafieldsApi } from "./metafields";
 import { paginate, type Page, type PageArgs } from "./pagination";
 import { catalogueInventoryItem, catalogueNode } from "./products";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
@@ -352,6 +353,11 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write));
     },
     ...usageBillingMutations(state, shop),
+    ...createMetafieldsApi(shop, {
+      definitions: state.metafieldDefinitions,
+      apiClientId: state.apiClientId,
+      nextId: () => state.nextId(),
+    }),
     flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
       state.flowTriggers.receive(shop.domain, args),
     metaobjectDelete: ({ id }: { id: string }) => {

@@ -53,8 +53,20 @@ function readField(key: string, raw: unknown, where: string): FieldDefinition {
   };
 }
 
+/** A `[product.metafields.app.<key>]` definition: the app's own namespace on products. */
+export interface MetafieldDefinition {
+  ownerType: "PRODUCT";
+  /** The stored form, `app--<apiClientId>`. */
+  namespace: string;
+  key: string;
+  type: string;
+  /** `access.storefront`: whether storefronts (Liquid, the Storefront API) may read it. */
+  storefront: "public_read" | "none";
+}
+
 export interface AppConfig {
   definitions: MetaobjectDefinitions;
+  metafieldDefinitions: MetafieldDefinition[];
   /** `[access_scopes] scopes`, what the platform grants an installation and reports as `scope`. */
   scopes: string;
 }
@@ -65,6 +77,7 @@ export function loadAppConfig(tomlPath: string, apiClientId: string): AppConfig 
   const accessScopes = isTable(toml.access_scopes) ? toml.access_scopes : {};
   return {
     definitions: metaobjectDefinitions(toml, apiClientId),
+    metafieldDefinitions: productMetafieldDefinitions(toml, apiClientId),
     scopes: optionalString(accessScopes, "scopes", "access_scopes") ?? "",
   };
 }
@@ -94,4 +107,23 @@ function metaobjectDefinitions(toml: Table, apiClientId: string): MetaobjectDefi
       return undefined;
     },
   };
+}
+
+/** The `[product.metafields.app.*]` definitions the app declares. */
+function productMetafieldDefinitions(toml: Table, apiClientId: string): MetafieldDefinition[] {
+  const product = isTable(toml.product) ? toml.product : {};
+  const metafields = isTable(product.metafields) ? product.metafields : {};
+  const app = isTable(metafields.app) ? metafields.app : {};
+  return Object.entries(app).map(([key, raw]) => {
+    const where = `product.metafields.app.${key}`;
+    if (!isTable(raw)) throw new Error(`${where} must be a table`);
+    const type = optionalString(raw, "type", where);
+    if (!type) throw new Error(`${where}.type is required`);
+    const access = isTable(raw.access) ? raw.access : {};
+    const storefront = optionalString(access, "storefront", `${where}.access`) ?? "none";
+    if (storefront !== "public_read" && storefront !== "none") {
+      throw new Error(`${where}.access.storefront must be "public_read" or "none"`);
+    }
+    return { ownerType: "PRODUCT", namespace: `app--${apiClientId}`, key, type, storefront };
+  });
 }

@@ -127,6 +127,9 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
     "GET metaobjects": ({ query }) => ({
       metaobjects: emulator.metaobjects(shopOf(query), query.get("type") ?? undefined),
     }),
+    "GET metafields": ({ query }) => ({
+      metafields: emulator.metafields(shopOf(query), query.get("owner") ?? undefined),
+    }),
     "GET admin-token": ({ query }) => ({ adminCredentials: emulator.adminCredentials(shopOf(query)) ?? null }),
     "POST admin-token": ({ body }) => {
       const { shop, action } = parse(z.strictObject({ shop: ShopParam, action: z.enum(["revoke", "expire"]) }), body);

@@ -9,6 +9,7 @@ import { createFaultQueue } from "./faults";
 import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
+import { listMetafields } from "./metafields";
 import { addProducts } from "./products";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
@@ -25,6 +26,7 @@ export type {
   ApiName,
   ApiTier,
   CustomerSeed,
+  EmulatedMetafield,
   EmulatedMetaobject,
   EmulatorOptions,
   FaultKind,
@@ -48,13 +50,13 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
   let lastId = 0;
   let latencyMs = 0;
   const logLimit = options.requestLogLimit ?? DEFAULT_REQUEST_LOG_LIMIT;
-  const appConfig = loadAppConfig(
-    options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"),
-    options.apiClientId ?? "1234567",
-  );
+  const apiClientId = options.apiClientId ?? "1234567";
+  const appConfig = loadAppConfig(options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml"), apiClientId);
   const state: EmulatorState = {
     shops: new Map(),
     definitions: appConfig.definitions,
+    metafieldDefinitions: appConfig.metafieldDefinitions,
+    apiClientId,
     flowTriggers: createFlowTriggerRecorder(
       loadFlowTriggers(
         path.join(path.dirname(options.appTomlPath ?? path.join(repoRoot, "shopify.app.toml")), "extensions"),
@@ -174,6 +176,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       if (!definition) throw new Error(`emulator: no metaobject definition ${type}`);
       shopNamed(domain).metaobjects.importMany(definition, entries);
     },
+    metafields: (domain, ownerId) => listMetafields(shopNamed(domain), ownerId),
     addProducts(domain, products) {
       addProducts(shopNamed(domain), products);
     },

@@ -2,6 +2,7 @@ import { emulatorUrlFor } from "./http-server";
 import type {
   AdminCredentials,
   ApiName,
+  EmulatedMetafield,
   EmulatedMetaobject,
   FaultSpec,
   Plan,
@@ -32,6 +33,7 @@ export interface RemoteEmulator {
   usageCharges(shop: string): Promise<UsageCharges>;
   setCappedAmount(shop: string, amount: number): Promise<void>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
+  metafields(shop: string, ownerId?: string): Promise<EmulatedMetafield[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
   revokeAdminToken(shop: string): Promise<void>;
@@ -90,6 +92,8 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
       ).fired,
     metaobjects: async (shop, type) =>
       (await call<{ metaobjects: EmulatedMetaobject[] }>("GET", `metaobjects?${query({ shop, type })}`)).metaobjects,
+    metafields: async (shop, owner) =>
+      (await call<{ metafields: EmulatedMetafield[] }>("GET", `metafields?${query({ shop, owner })}`)).metafields,
     adminCredentials: async (shop) =>
       (await call<{ adminCredentials: AdminCredentials | null }>("GET", `admin-token?${query({ shop })}`))
         .adminCredentials ?? undefined,

@@ -1,7 +1,7 @@
 import type { FlowTriggerRecorder } from "./flow-triggers";
 import { createHash } from "node:crypto";
 import type { GraphQLError } from "graphql";
-import type { MetaobjectDefinitions } from "./app-config";
+import type { MetafieldDefinition, MetaobjectDefinitions } from "./app-config";
 import { createLeakyBucket, type LeakyBucket } from "./cost";
 import type { RouteEnv } from "./exchange";
 import type { ReportViolation } from "./graphql-execution";
@@ -48,6 +48,9 @@ export interface ShopState {
 export interface EmulatorState extends RouteEnv {
   shops: Map<string, ShopState>;
   definitions: MetaobjectDefinitions;
+  /** The app's product metafield definitions, and the client id its `$app` namespace stands for. */
+  metafieldDefinitions: MetafieldDefinition[];
+  apiClientId: string;
   /** Flow's side of flowTriggerReceive (flow-triggers.ts). */
   flowTriggers: FlowTriggerRecorder;
   /** The scopes of every installation, from the app's configuration. */

@@ -144,6 +144,16 @@ export interface FaultSpec {
   delayMs?: number;
 }
 
+/** A metafield as stored, namespace in its stored form (`app--<apiClientId>` for `$app`). */
+export interface EmulatedMetafield {
+  id: string;
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+}
+
 export interface EmulatedMetaobject {
   id: string;
   /** The stored form, `app--<apiClientId>--<name>`. */
@@ -185,6 +195,8 @@ export interface PlatformEmulator {
   flowTriggersFired(domain: string): { handle: string; payload: Record<string, unknown> }[];
   /** Stores many metaobjects at once, as a seed (no per-write checks; handles must be unique). */
   importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
+  /** The shop's metafields (metafieldsSet), of one owner or all. */
+  metafields(domain: string, ownerId?: string): EmulatedMetafield[];
   /** Products and variants that nodes(ids:) answers with. */
   addProducts(domain: string, products: readonly ProductSeed[]): void;
   /** How long a bulk operation runs on the emulator's clock (default 0: done by the first poll). */

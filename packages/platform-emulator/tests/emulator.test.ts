@@ -328,6 +328,60 @@ describe("metaobject writes", () => {
   });
 });
 
+describe("product metafields", () => {
+  const SET = `mutation Set($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) { metafields { id namespace key value } userErrors { field message code } }
+  }`;
+  const DELETE = `mutation Delete($metafields: [MetafieldIdentifierInput!]!) {
+    metafieldsDelete(metafields: $metafields) { deletedMetafields { ownerId key } userErrors { field message } }
+  }`;
+  const count = (ownerId: string, value: string) => ({
+    ownerId,
+    namespace: "$app",
+    key: "saved_by",
+    type: "number_integer",
+    value,
+  });
+
+  it("sets and deletes the app's metafields, $app stored as app--<client id>, as the TOML declares them", async () => {
+    const set = await admin(SET, { metafields: [count("gid://shopify/Product/1", "7")] });
+    expect(set.body.data?.metafieldsSet).toMatchObject({
+      metafields: [{ namespace: "app--1234567", key: "saved_by", value: "7" }],
+      userErrors: [],
+    });
+    expect(emulator.metafields(SHOP, "gid://shopify/Product/1")).toMatchObject([
+      { type: "number_integer", value: "7" },
+    ]);
+    const identifier = { ownerId: "gid://shopify/Product/1", namespace: "$app", key: "saved_by" };
+    const deleted = await admin(DELETE, {
+      metafields: [identifier, { ...identifier, ownerId: "gid://shopify/Product/2" }],
+    });
+    expect(deleted.body.data?.metafieldsDelete).toEqual({
+      deletedMetafields: [{ ownerId: "gid://shopify/Product/1", key: "saved_by" }, null],
+      userErrors: [],
+    });
+    expect(emulator.metafields(SHOP)).toEqual([]);
+  });
+
+  it("refuses a whole call with a wrong type, a non-integer, a non-product owner or more than 25", async () => {
+    const refused = await admin(SET, {
+      metafields: [
+        count("gid://shopify/Product/1", "7"),
+        { ...count("gid://shopify/Product/2", "7"), type: "single_line_text_field" },
+        count("gid://shopify/Product/3", "seven"),
+        count("gid://shopify/Customer/4", "7"),
+      ],
+    });
+    expect(refused.body.data?.metafieldsSet).toMatchObject({
+      metafields: null,
+      userErrors: [{ code: "INVALID_TYPE" }, { code: "INVALID_VALUE" }, { code: "INVALID" }],
+    });
+    const many = Array.from({ length: 26 }, (_, index) => count(`gid://shopify/Product/${index + 1}`, "5"));
+    expect((await admin(SET, { metafields: many })).body.data?.metafieldsSet).toMatchObject({ metafields: null });
+    expect(emulator.metafields(SHOP)).toEqual([]);
+  });
+});
+
 describe("metaobjects connection", () => {
   const LIST = `#graphql
     query List($query: String, $first: Int, $after: String, $last: Int, $before: String, $sortKey: String, $reverse: Boolean) {

@@ -118,6 +118,7 @@ export function startFront(options: FrontOptions): Promise<Front> {
       seed: options.seed,
       apiSecret: options.apiSecret,
       forward: (request) => forwardFetch(request, rotation),
+      productMetafields: (shop, productGid) => emulator.metafields(shop, productGid),
     }),
   );
   // Never rejects: every way a request can fail is answered inside.

@@ -171,6 +171,26 @@ const Metaobjects = z.strictObject({
   standard_metaobjects: z.array(z.string()).optional(),
 });
 
+// Product metafield definitions in the app's namespace (`[product.metafields.app.<key>]`), as
+// shopify.dev's declarative custom data guide shows them; written from that guide, not from
+// dcdd.d.ts, and only for the owner type the app uses.
+const MetafieldDefinition = z.strictObject({
+  type: FieldType,
+  name: z.string().optional(),
+  description: z.string().optional(),
+  validations: z.record(z.string(), z.unknown()).optional(),
+  capabilities: z.strictObject({ admin_filterable: z.boolean().optional() }).optional(),
+  access: z
+    .strictObject({
+      admin: z.enum(["merchant_read", "merchant_read_write"]).optional(),
+      storefront: z.enum(["none", "public_read"]).optional(),
+    })
+    .optional(),
+});
+const ProductMetafields = z.strictObject({
+  metafields: z.strictObject({ app: z.record(z.string(), MetafieldDefinition) }),
+});
+
 /**
  * shopify.app.toml. Required keys are the ones a module's schema requires: name (branding), application_url
  * and embedded (app home), auth (app access) and webhooks (webhooks).
@@ -244,6 +264,7 @@ export const AppConfigSchema = z.strictObject({
   // Declarative custom data: not a local schema in the CLI but a contract fetched from the platform;
   // the CLI's typed copy of it is services/generate/shop-import/dcdd.d.ts.
   metaobjects: Metaobjects.optional(),
+  product: ProductMetafields.optional(),
 });
 
 // ---- Extensions: models/extensions/schemas.ts ----

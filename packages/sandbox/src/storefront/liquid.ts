@@ -37,11 +37,15 @@ function readJson(file: string): Translations {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Translations) : {};
 }
 
-function lookup(tree: Translations, key: string): string | undefined {
+function lookup(tree: Translations, key: string, count?: number): string | undefined {
   let node: unknown = tree;
   for (const part of key.split(".")) {
     if (!node || typeof node !== "object") return undefined;
     node = (node as Translations)[part];
+  }
+  // A pluralized entry ({ one, other }) is chosen by count, as the platform's `t` does.
+  if (count !== undefined && node && typeof node === "object") {
+    node = (node as Translations)[count === 1 ? "one" : "other"];
   }
   return typeof node === "string" ? node : undefined;
 }
@@ -73,8 +77,15 @@ export function createThemeRenderer(options: { locale: string }) {
     cache: false, // edits to the extension show on the next page load
     strictFilters: true, // an unknown filter fails loudly instead of printing nothing
   });
-  engine.registerFilter("t", (key: string) => {
-    return lookup(translations, key) ?? lookup(fallback, key) ?? `translation missing: ${options.locale}.${key}`;
+  // Keyword arguments (`t: count: n`) arrive as [name, value] pairs and fill the {{ name }} placeholders.
+  engine.registerFilter("t", (key: string, ...args: unknown[]) => {
+    const values = new Map(args.filter((arg): arg is [string, unknown] => Array.isArray(arg)));
+    const count = values.has("count") ? Number(values.get("count")) : undefined;
+    const text = lookup(translations, key, count) ?? lookup(fallback, key, count);
+    if (text === undefined) return `translation missing: ${options.locale}.${key}`;
+    return text.replace(/{{\s*(\w+)\s*}}/g, (placeholder, name: string) =>
+      values.has(name) ? String(values.get(name)) : placeholder,
+    );
   });
   engine.registerFilter("asset_url", (file: string) => `${ASSETS_URL_PREFIX}${encodeURIComponent(file)}`);
   engine.registerFilter("money", (cents: unknown) => {

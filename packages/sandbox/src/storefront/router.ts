@@ -35,6 +35,30 @@ export interface StorefrontOptions {
   seed: Seed;
   /** The app's API secret, which signs the forwarded proxy parameters. */
   apiSecret: string;
+  /** The platform's metafields of a product (the emulator's), which Liquid reads as product.metafields. */
+  productMetafields?: (shop: string, productGid: string) => Promise<StoredMetafield[]>;
+}
+
+/** A metafield as the platform stores it, namespace in its stored form (`app--<client id>` for `$app`). */
+export interface StoredMetafield {
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+}
+
+/**
+ * product.metafields as Liquid sees it: by namespace, then key, each with its typed value. The
+ * app's own namespace also answers to `$app`, as it does in the app's blocks on the platform.
+ */
+function liquidMetafields(metafields: readonly StoredMetafield[]) {
+  const namespaces: Record<string, Record<string, { value: unknown; type: string }>> = {};
+  for (const { namespace, key, type, value } of metafields) {
+    const typed = type.startsWith("number_") ? Number(value) : value;
+    const names = /^app--[^-]+$/.test(namespace) ? [namespace, "$app"] : [namespace];
+    for (const name of names) (namespaces[name] ??= {})[key] = { value: typed, type };
+  }
+  return namespaces;
 }
 
 type SeedShop = Seed["shops"][number];
@@ -64,7 +88,12 @@ function customerNumber(gid: string): string {
   return gid.split("/").pop()!;
 }
 
-function liquidProduct(product: CatalogProduct, prefix: string, variantId?: string) {
+function liquidProduct(
+  product: CatalogProduct,
+  prefix: string,
+  variantId?: string,
+  metafields: readonly StoredMetafield[] = [],
+) {
   const image = { src: product.image, alt: product.title, width: 480, height: 480 };
   const selected =
     product.variants.find((v) => String(v.id) === variantId) ??
@@ -82,6 +111,7 @@ function liquidProduct(product: CatalogProduct, prefix: string, variantId?: stri
     has_only_default_variant: product.variants.length === 1 && product.variants[0]!.title === "Default Title",
     selected_or_first_available_variant: selected,
     card_without_id: Boolean(product.cardWithoutId),
+    metafields: liquidMetafields(metafields),
   };
 }
 
@@ -156,13 +186,16 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       const product = findProduct(req.params.handle!);
       if (!product) return notFound(req, res);
       const variant = typeof req.query.variant === "string" ? req.query.variant : undefined;
+      const metafields =
+        (await options.productMetafields?.(shopperOf(req).shop.domain, `gid://shopify/Product/${product.id}`)) ?? [];
       await renderPage(
         req,
         res,
         "product",
-        { page_title: product.title, product: liquidProduct(product, prefix, variant) },
+        { page_title: product.title, product: liquidProduct(product, prefix, variant, metafields) },
         {
           save_button: "save-button",
+          saved_by: "saved-by",
         },
       );
     });

@@ -1,0 +1,107 @@
+/**
+ * The decisions behind the "saved by N shoppers" count (decision 0010), pure: when a shop's dirty
+ * products are worth a flush, what a flush publishes, and when a product is due again. The I/O
+ * around them is in saved-by-flush.server.ts.
+ */
+
+/** No count below this reaches the platform, so no storefront can show a figure that points at one or two people. */
+export const SAVED_BY_FLOOR = 5;
+/** Once saves stop, a product's count is recounted within this long (or the search lag, if longer). */
+export const SAVED_BY_MAX_DELAY_MS = 5 * 60 * 1000;
+/** The cost budget: a flush spends at most one platform request per this many marked saves, unless its time bound forces it. */
+export const SAVES_PER_REQUEST = 10;
+/** metafieldsSet takes at most 25 metafields; metafieldsDelete is sent in batches of the same size. */
+export const METAFIELDS_PER_WRITE = 25;
+/** Products one flush recounts at most; a bigger backlog spreads over the following sweeps. */
+export const PRODUCTS_PER_FLUSH = 100;
+
+export interface DirtyProduct {
+  productGid: string;
+  /** When it became due for a recount (the first mark since its last flush). */
+  dirtySince: Date;
+  /** Its latest mark. */
+  dirtyAt: Date;
+  pendingSaves: number;
+  published: number | null;
+  /** At least its distinct shoppers: the last count plus the saves marked since. */
+  bound: number;
+}
+
+/**
+ * Whether a flush must count the product's shoppers: not when it cannot have reached the floor and
+ * nothing is published, so saves spread over rarely saved products cost no request at all.
+ */
+export const needsCount = (product: DirtyProduct) => product.bound >= SAVED_BY_FLOOR || product.published !== null;
+
+export interface FlushCosts {
+  /** How far behind writes the platform's search may be. */
+  searchLagMs: number;
+  /** Items one count request reads. */
+  itemsPerPage: number;
+}
+
+/** Requests a flush of these products costs: the count pages (guessed from the bound) and the writes. */
+export function estimatedRequests(products: readonly DirtyProduct[], itemsPerPage: number): number {
+  const counted = products.filter(needsCount);
+  if (counted.length === 0) return 0;
+  const pages = counted.reduce((sum, product) => sum + Math.max(1, Math.ceil(product.bound / itemsPerPage)), 0);
+  return pages + Math.ceil(counted.length / METAFIELDS_PER_WRITE);
+}
+
+/** The delay after which a product is flushed whatever it costs: the search must have caught up by then. */
+export const maxDelayMs = (searchLagMs: number) => Math.max(SAVED_BY_MAX_DELAY_MS, searchLagMs);
+
+/**
+ * The products to recount now, oldest first, or none. A shop is flushed when its marked saves pay
+ * for the flush at SAVES_PER_REQUEST each, or when one product has waited the maximum delay; so a
+ * busy shop pays at most one request per SAVES_PER_REQUEST saves and a quiet one waits at most the delay.
+ */
+export function planFlush(dirty: readonly DirtyProduct[], now: Date, costs: FlushCosts): DirtyProduct[] {
+  const products = [...dirty]
+    .sort((a, b) => a.dirtySince.getTime() - b.dirtySince.getTime() || a.productGid.localeCompare(b.productGid))
+    .slice(0, PRODUCTS_PER_FLUSH);
+  if (products.length === 0) return [];
+  const overdue = products[0]!.dirtySince.getTime() <= now.getTime() - maxDelayMs(costs.searchLagMs);
+  const saves = products.reduce((sum, product) => sum + product.pendingSaves, 0);
+  return overdue || saves >= SAVES_PER_REQUEST * estimatedRequests(products, costs.itemsPerPage) ? products : [];
+}
+
+/**
+ * The bound a count leaves (saves marked while it ran are added on top where it is stored). A count
+ * that may have missed saves the search had not yet seen (the product stays due) never lowers it.
+ */
+export function boundAfterCount(counted: number, product: DirtyProduct, settled: boolean): number {
+  return settled ? counted : Math.max(counted, product.bound);
+}
+
+/** What the metafield should hold for this many distinct shoppers: nothing below the floor. */
+export const publishedValue = (shoppers: number): number | null => (shoppers >= SAVED_BY_FLOOR ? shoppers : null);
+
+export interface PublishPlan {
+  set: { productGid: string; value: number }[];
+  remove: string[];
+}
+
+/** The metafield writes that bring the products from what was published to their new counts; unchanged ones cost nothing. */
+export function publishPlan(products: readonly DirtyProduct[], shoppers: ReadonlyMap<string, number>): PublishPlan {
+  const plan: PublishPlan = { set: [], remove: [] };
+  for (const product of products) {
+    const counted = shoppers.get(product.productGid);
+    if (counted === undefined) continue;
+    const value = publishedValue(counted);
+    if (value === product.published) continue;
+    if (value === null) plan.remove.push(product.productGid);
+    else plan.set.push({ productGid: product.productGid, value });
+  }
+  return plan;
+}
+
+/**
+ * When a flushed product is due again: never, if its latest mark is old enough for the search to
+ * have shown it to the count; otherwise as soon as the search can have, so the count never keeps
+ * a save the search had not yet seen.
+ */
+export function dueAgainAt(latestMark: Date, startedAt: Date, searchLagMs: number): Date | null {
+  if (latestMark.getTime() <= startedAt.getTime() - searchLagMs) return null;
+  return new Date(latestMark.getTime() + searchLagMs - maxDelayMs(searchLagMs));
+}

@@ -1,0 +1,217 @@
+import prisma from "~/db.server";
+import { getEnv } from "~/config/env.server";
+import { runAfterAnswer } from "~/lib/after-answer.server";
+import { clock } from "~/lib/clock";
+import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
+import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { ServiceError } from "~/lib/errors";
+import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { loadOfflineAdmin } from "~/platform/offline-admin.server";
+import type { Caller } from "~/services/saved-items/caller";
+import { activeSavers, SAVERS_PER_PAGE } from "~/services/saved-items/savers.server";
+import {
+  boundAfterCount,
+  dueAgainAt,
+  METAFIELDS_PER_WRITE,
+  needsCount,
+  planFlush,
+  publishedValue,
+  publishPlan,
+  type DirtyProduct,
+  type PublishPlan,
+} from "./flush-plan";
+
+/**
+ * The "saved by N shoppers" count (decision 0010): a save or removal of a product marks it dirty
+ * once the caller has its answer (a database write, never a platform request); the sweep
+ * (saved-by-sweeps.server.ts) flushes a shop's dirty products under the shop's lock, so several
+ * instances never recount the same products, counting each product's distinct shoppers on the
+ * platform and writing the products' `$app:saved_by` metafields, which the theme block reads.
+ */
+
+/** The product metafield the theme block reads (declared in shopify.app.toml with storefront access). */
+export const SAVED_BY_METAFIELD = { namespace: "$app", key: "saved_by", type: "number_integer" } as const;
+
+const PRODUCT_GID = /^gid:\/\/shopify\/Product\/\d{1,20}$/;
+
+const lockKey = (shop: string) => `saved-by:${shop}`;
+
+/** A write that succeeded: `saved` when it left the item active (a save, a toggle on). */
+export interface SavedByChange {
+  entityType: string;
+  entityGid: string;
+  saved: boolean;
+}
+
+/**
+ * Marks the products of successful saves and removals, after the answer. Only product saves
+ * count: a variant save names no product without a platform request per save.
+ */
+export function markSavedByAfterAnswer(caller: Caller, changes: readonly SavedByChange[]): void {
+  const products = changes.filter((change) => change.entityType === "product" && PRODUCT_GID.test(change.entityGid));
+  if (products.length === 0) return;
+  runAfterAnswer(`saved-by marks for ${caller.shop}`, () => markDirty(caller.shop, products));
+}
+
+/** Adds the writes to each product's pending ones (saves to its bound too); the first since a flush starts its wait. */
+export async function markDirty(shop: string, changes: readonly Omit<SavedByChange, "entityType">[]): Promise<void> {
+  const now = clock.now();
+  const marks = new Map<string, { writes: number; saves: number }>();
+  for (const { entityGid, saved } of changes) {
+    const mark = marks.get(entityGid) ?? { writes: 0, saves: 0 };
+    marks.set(entityGid, { writes: mark.writes + 1, saves: mark.saves + (saved ? 1 : 0) });
+  }
+  for (const [productGid, { writes, saves }] of marks) {
+    const where = { shopDomain: shop, productGid };
+    await prisma.savedByProduct.upsert({
+      where: { shopDomain_productGid: where },
+      create: { ...where, dirtySince: now, dirtyAt: now, pendingSaves: writes, bound: saves },
+      update: { dirtyAt: now, pendingSaves: { increment: writes }, bound: { increment: saves } },
+    });
+    await prisma.savedByProduct.updateMany({ where: { ...where, dirtySince: null }, data: { dirtySince: now } });
+  }
+}
+
+const SET_SAVED_BY = `#graphql
+  mutation SavedItemsSetSavedBy($metafields: [MetafieldsSetInput!]!) {
+    metafieldsSet(metafields: $metafields) {
+      metafields { id }
+      userErrors { field message code }
+    }
+  }`;
+
+const DELETE_SAVED_BY = `#graphql
+  mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {
+    metafieldsDelete(metafields: $metafields) {
+      deletedMetafields { ownerId }
+      userErrors { field message }
+    }
+  }`;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += METAFIELDS_PER_WRITE) {
+    result.push(items.slice(start, start + METAFIELDS_PER_WRITE));
+  }
+  return result;
+}
+
+function refuseOnUserErrors(errors: readonly { message: string }[] | undefined, what: string): void {
+  if (errors && errors.length > 0) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused ${what}`, {
+      cause: new Error(errors.map((error) => error.message).join("; ")),
+    });
+  }
+}
+
+async function writeMetafields(admin: AdminGraphqlClient, plan: PublishPlan): Promise<void> {
+  const { namespace, key, type } = SAVED_BY_METAFIELD;
+  for (const batch of chunks(plan.set)) {
+    const metafields = batch.map(({ productGid, value }) => ({
+      ownerId: productGid,
+      namespace,
+      key,
+      type,
+      value: String(value),
+    }));
+    const data = await runAdminGraphql(admin, SET_SAVED_BY, { metafields });
+    refuseOnUserErrors(data.metafieldsSet?.userErrors, "the saved-by counts");
+  }
+  for (const batch of chunks(plan.remove)) {
+    const metafields = batch.map((ownerId) => ({ ownerId, namespace, key }));
+    const data = await runAdminGraphql(admin, DELETE_SAVED_BY, { metafields });
+    refuseOnUserErrors(data.metafieldsDelete?.userErrors, "the removal of saved-by counts");
+  }
+}
+
+const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
+
+/**
+ * Takes the flushed saves off the product and records what was published and the bound the count
+ * (if any) leaves; saves marked meanwhile stay on top of it. A mark that arrived while the flush
+ * ran (its latest mark moved) leaves the product due again from the flush's start.
+ */
+async function settle(
+  shop: string,
+  product: DirtyProduct,
+  counted: number | undefined,
+  startedAt: Date,
+): Promise<void> {
+  const where = { shopDomain: shop, productGid: product.productGid };
+  const dueAgain = dueAgainAt(product.dirtyAt, startedAt, searchLagMs());
+  const bound = counted === undefined ? product.bound : boundAfterCount(counted, product, dueAgain === null);
+  const data = {
+    published: counted === undefined ? product.published : publishedValue(counted),
+    pendingSaves: { decrement: product.pendingSaves },
+    bound: { increment: bound - product.bound },
+  };
+  const unchanged = await prisma.savedByProduct.updateMany({
+    where: { ...where, dirtyAt: product.dirtyAt },
+    data: { ...data, dirtySince: dueAgain },
+  });
+  if (unchanged.count === 0) {
+    await prisma.savedByProduct.updateMany({ where, data: { ...data, dirtySince: startedAt } });
+  }
+}
+
+export interface FlushReport {
+  products: number;
+  /** Those whose shoppers were counted on the platform; the others could not have reached the floor. */
+  counted: number;
+  published: number;
+  removed: number;
+}
+
+/**
+ * Recounts the shop's dirty products if planFlush says they are worth it, holding the shop's
+ * lock; undefined when nothing was due, another instance holds the lock, or the shop cannot be reached.
+ */
+export async function flushShop(shop: string): Promise<FlushReport | undefined> {
+  try {
+    return await getCoordinator().withLocks([lockKey(shop)], async (held) => {
+      const rows = await prisma.savedByProduct.findMany({ where: { shopDomain: shop, dirtySince: { not: null } } });
+      const dirty = rows.map((row) => ({
+        ...row,
+        dirtySince: row.dirtySince!,
+        dirtyAt: row.dirtyAt ?? row.dirtySince!,
+      }));
+      const products = planFlush(dirty, clock.now(), { searchLagMs: searchLagMs(), itemsPerPage: SAVERS_PER_PAGE });
+      if (products.length === 0) return undefined;
+      const counted = products.filter(needsCount);
+      const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
+      if (counted.length > 0 && !admin) return undefined;
+      const startedAt = clock.now();
+      const shoppers = new Map<string, number>();
+      for (const product of counted) {
+        shoppers.set(product.productGid, (await activeSavers(admin!, product.productGid)).size);
+      }
+      const plan = publishPlan(products, shoppers);
+      await held.assertHeld();
+      if (admin) await writeMetafields(admin, plan);
+      for (const product of products) await settle(shop, product, shoppers.get(product.productGid), startedAt);
+      return {
+        products: products.length,
+        counted: counted.length,
+        published: plan.set.length,
+        removed: plan.remove.length,
+      };
+    });
+  } catch (error) {
+    if (error instanceof LockUnavailableError) return undefined;
+    throw error;
+  }
+}
+
+/** One sweep: every shop with dirty products gets a flush if it is due; one shop's failure does not stop the others. */
+export async function runSavedBySweep(): Promise<void> {
+  const shops = await prisma.savedByProduct.findMany({
+    where: { dirtySince: { not: null } },
+    distinct: ["shopDomain"],
+    select: { shopDomain: true },
+  });
+  for (const { shopDomain } of shops) {
+    await flushShop(shopDomain).catch((error: unknown) =>
+      console.error(`[saved-by] flushing the counts of ${shopDomain} failed`, error),
+    );
+  }
+}

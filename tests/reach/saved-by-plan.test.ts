@@ -1,0 +1,137 @@
+import { describe, expect, test } from "vitest";
+import {
+  boundAfterCount,
+  dueAgainAt,
+  estimatedRequests,
+  planFlush,
+  publishedValue,
+  publishPlan,
+  SAVED_BY_FLOOR,
+  SAVED_BY_MAX_DELAY_MS,
+  type DirtyProduct,
+} from "~/services/saved-by/flush-plan";
+
+const NOW = new Date("2026-11-27T08:00:00.000Z");
+const ago = (ms: number) => new Date(NOW.getTime() - ms);
+const costs = { searchLagMs: 60_000, itemsPerPage: 100 };
+
+function dirty(id: number, overrides: Partial<DirtyProduct> = {}): DirtyProduct {
+  return {
+    productGid: `gid://shopify/Product/${id}`,
+    dirtySince: ago(10_000),
+    dirtyAt: ago(10_000),
+    pendingSaves: 1,
+    published: null,
+    bound: SAVED_BY_FLOOR,
+    ...overrides,
+  };
+}
+
+describe("planFlush: which dirty products to recount now", () => {
+  test("nothing dirty, nothing to do", () => {
+    expect(planFlush([], NOW, costs)).toEqual([]);
+  });
+
+  test("a few saves wait: their recount would cost more than one request per 10 saves", () => {
+    // One product: one count request and one write, so 20 saves pay for it.
+    expect(planFlush([dirty(1, { pendingSaves: 19 })], NOW, costs)).toEqual([]);
+    expect(planFlush([dirty(1, { pendingSaves: 20 })], NOW, costs)).toHaveLength(1);
+  });
+
+  test("saves spread over many products must pay for each product's count request", () => {
+    const products = Array.from({ length: 30 }, (_, index) => dirty(index + 1, { pendingSaves: 10 }));
+    // 30 count requests + 2 writes = 32 requests: 300 saves are not enough, 320 are.
+    expect(estimatedRequests(products, 100)).toBe(32);
+    expect(planFlush(products, NOW, costs)).toEqual([]);
+    products[0]!.pendingSaves = 30;
+    expect(planFlush(products, NOW, costs)).toHaveLength(30);
+  });
+
+  test("a product whose count spans pages is guessed to cost its pages", () => {
+    expect(estimatedRequests([dirty(1, { bound: 250 })], 100)).toBe(3 + 1);
+  });
+
+  test("products that cannot have reached the floor, with nothing published, cost nothing and go at once", () => {
+    const rare = Array.from({ length: 40 }, (_, index) => dirty(index + 1, { bound: SAVED_BY_FLOOR - 1 }));
+    expect(estimatedRequests(rare, 100)).toBe(0);
+    expect(planFlush(rare, NOW, costs)).toHaveLength(40);
+    // A published one must be counted: a removal may have taken it below the floor.
+    const published = dirty(41, { bound: 3, published: 5 });
+    expect(estimatedRequests([...rare, published], 100)).toBe(2);
+  });
+
+  test("a single save is flushed once it has waited the maximum delay, whatever it costs", () => {
+    expect(planFlush([dirty(1, { dirtySince: ago(SAVED_BY_MAX_DELAY_MS - 1) })], NOW, costs)).toEqual([]);
+    expect(planFlush([dirty(1, { dirtySince: ago(SAVED_BY_MAX_DELAY_MS) })], NOW, costs)).toHaveLength(1);
+  });
+
+  test("a search lag longer than the delay lengthens it: the count must see the save", () => {
+    const lag = { ...costs, searchLagMs: 2 * SAVED_BY_MAX_DELAY_MS };
+    expect(planFlush([dirty(1, { dirtySince: ago(SAVED_BY_MAX_DELAY_MS) })], NOW, lag)).toEqual([]);
+    expect(planFlush([dirty(1, { dirtySince: ago(2 * SAVED_BY_MAX_DELAY_MS) })], NOW, lag)).toHaveLength(1);
+  });
+
+  test("a backlog is taken oldest first, at most 100 products a flush", () => {
+    const products = Array.from({ length: 150 }, (_, index) =>
+      dirty(index + 1, { dirtySince: ago(SAVED_BY_MAX_DELAY_MS + index * 1000) }),
+    );
+    const planned = planFlush(products, NOW, costs);
+    expect(planned).toHaveLength(100);
+    expect(planned[0]!.productGid).toBe("gid://shopify/Product/150");
+  });
+});
+
+describe("the floor", () => {
+  test(`nothing below ${SAVED_BY_FLOOR} shoppers is published`, () => {
+    expect(publishedValue(0)).toBeNull();
+    expect(publishedValue(SAVED_BY_FLOOR - 1)).toBeNull();
+    expect(publishedValue(SAVED_BY_FLOOR)).toBe(SAVED_BY_FLOOR);
+    expect(publishedValue(1234)).toBe(1234);
+  });
+
+  test("publishPlan writes changed counts, removes counts that fell below the floor, and skips the rest", () => {
+    const products = [
+      dirty(1, { published: null }), // reaches the floor
+      dirty(2, { published: 7 }), // unchanged
+      dirty(3, { published: 5 }), // falls below: removed
+      dirty(4, { published: null }), // stays below: nothing to write
+      dirty(5, { published: 9 }), // changes
+    ];
+    const shoppers = new Map([
+      ["gid://shopify/Product/1", 5],
+      ["gid://shopify/Product/2", 7],
+      ["gid://shopify/Product/3", 4],
+      ["gid://shopify/Product/4", 3],
+      ["gid://shopify/Product/5", 12],
+    ]);
+    expect(publishPlan(products, shoppers)).toEqual({
+      set: [
+        { productGid: "gid://shopify/Product/1", value: 5 },
+        { productGid: "gid://shopify/Product/5", value: 12 },
+      ],
+      remove: ["gid://shopify/Product/3"],
+    });
+  });
+});
+
+describe("the bound a count leaves", () => {
+  test("a settled count is the new bound; one the search may have been behind never lowers it", () => {
+    const product = dirty(1, { bound: 6 });
+    expect(boundAfterCount(4, product, true)).toBe(4);
+    expect(boundAfterCount(4, product, false)).toBe(6);
+    expect(boundAfterCount(8, product, false)).toBe(8);
+  });
+});
+
+describe("dueAgainAt: a mark the search may not have seen", () => {
+  test("a mark older than the search lag at the flush's start is settled", () => {
+    expect(dueAgainAt(ago(60_000), NOW, 60_000)).toBeNull();
+  });
+
+  test("a younger mark makes the product due as soon as the search can have seen it", () => {
+    const mark = ago(10_000);
+    const due = dueAgainAt(mark, NOW, 60_000)!;
+    // Due means dirtySince + the maximum delay has passed: that is the mark + the lag.
+    expect(due.getTime() + SAVED_BY_MAX_DELAY_MS).toBe(mark.getTime() + 60_000);
+  });
+});
