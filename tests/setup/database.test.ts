@@ -131,6 +131,9 @@ describe("the test database", () => {
     await db.overageBlock.create({
       data: { shopDomain: "reset.myshopify.com", period: "2026-11", block: 1, usageRecordGid: "r", priceCents: 200 },
     });
+    await db.savedByProduct.create({
+      data: { shopDomain: "reset.myshopify.com", productGid: "gid://shopify/Product/1" },
+    });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 
