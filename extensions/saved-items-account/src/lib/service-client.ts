@@ -2,9 +2,12 @@ import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
 import { SavedItemsError } from "../../../shared/errors";
 import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../../shared/retry";
 import type {
+  DeleteListResult,
   ItemIdentity,
   ListQuery,
   ListResult,
+  ListsResult,
+  SavedList,
   SaveOperationResult,
   ShareLink,
   ShareRevokeResult,
@@ -30,6 +33,10 @@ export interface SavedItemsClient {
   remove(identity: ItemIdentity): Promise<SaveOperationResult>;
   createShareLink(input: { context: string; displayName?: string }): Promise<ShareLink>;
   revokeShareLink(input: { context: string }): Promise<ShareRevokeResult>;
+  lists(query: { limit?: number; cursor?: string | null }): Promise<ListsResult>;
+  createList(input: { name: string; context?: string }): Promise<SavedList>;
+  renameList(input: { context: string; name: string }): Promise<SavedList>;
+  deleteList(input: { context: string }): Promise<DeleteListResult>;
 }
 
 /**
@@ -88,10 +95,19 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
 
   return {
     list({ context, limit, cursor }) {
-      const query: Record<string, string> = { context };
-      if (limit !== undefined) query.limit = String(limit);
-      if (cursor) query.cursor = cursor;
-      return call<ListResult>("list", { query });
+      return call<ListResult>("list", { query: { context, ...pageQuery(limit, cursor) } });
+    },
+    lists({ limit, cursor }) {
+      return call<ListsResult>("lists", { query: pageQuery(limit, cursor) });
+    },
+    createList({ name, context }) {
+      return call<SavedList>("create-list", { body: context ? { name, context } : { name } });
+    },
+    renameList({ context, name }) {
+      return call<SavedList>("rename-list", { body: { context, name } });
+    },
+    deleteList({ context }) {
+      return call<DeleteListResult>("delete-list", { body: { context } });
     },
     remove(identity) {
       return call<SaveOperationResult>("remove", { body: pickIdentity(identity) });
@@ -103,6 +119,13 @@ export function createSavedItemsClient(options: SavedItemsClientOptions): SavedI
       return call<ShareRevokeResult>("share-revoke", { body: { context } });
     },
   };
+}
+
+function pageQuery(limit: number | undefined, cursor: string | null | undefined): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (limit !== undefined) query.limit = String(limit);
+  if (cursor) query.cursor = cursor;
+  return query;
 }
 
 function pickIdentity({ context, entityType, entityGid }: ItemIdentity): ItemIdentity {
