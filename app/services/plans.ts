@@ -11,7 +11,7 @@ export interface Plan {
   monthlyRequests: number;
   /** 0 means batch is not available on the plan. */
   maxBatchOperations: number;
-  /** How many lists create-list may have made that are not deleted (docs/decisions/0008-named-lists.md). */
+  /** How many lists create-list may have made that are not deleted (docs/decisions/0010-named-lists.md). */
   maxNamedLists: number;
   channels: readonly Channel[];
 }

@@ -33,7 +33,7 @@ import {
 import { assertListExists, decideCreateList, directoryWithout, storedStrings } from "./named-lists";
 
 /**
- * The list operations (docs/decisions/0008-named-lists.md). A list's name and deleted mark live on
+ * The list operations (docs/decisions/0010-named-lists.md). A list's name and deleted mark live on
  * its save_list; the customer's save_list_directory holds the lists create-list made, which the
  * plan's limit counts. Every write holds the list's lock (the one item writes hold) and, when it
  * changes the directory, the directory's; what it decides from is read by handle under them.

@@ -2,7 +2,7 @@ import { ServiceError } from "~/lib/errors";
 import type { Plan } from "~/services/plans";
 
 /**
- * The list operations' decisions, as pure functions (docs/decisions/0008-named-lists.md): what a
+ * The list operations' decisions, as pure functions (docs/decisions/0010-named-lists.md): what a
  * list's and the customer's directory's current records allow, and what the directory becomes.
  * The I/O around them (named-lists.server.ts) holds the locks, reads by handle and writes.
  */
