@@ -39,6 +39,8 @@ export default tseslint.config(
       "extensions/*/dist/",
       "extensions/*/shopify.d.ts",
       "app/types/",
+      "packages/client/src/generated/",
+      "packages/client/dist/",
       // Two modules that import each other, on purpose: tests/architecture/layers.test.ts lints them.
       "tests/architecture/fixtures/",
     ],

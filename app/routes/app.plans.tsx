@@ -1,19 +1,120 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Box, Button, Card, InlineGrid, List, Page, Text } from "@shopify/polaris";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  InlineGrid,
+  InlineStack,
+  List,
+  Page,
+  ProgressBar,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useEffect, useState } from "react";
 import { pageTitle } from "~/components/page-title";
+import { overageAction, type OverageActionResult } from "~/edge/admin-overage.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { getOverageOverview } from "~/services/merchant-pages/overage-overview.server";
 import { getPlansOverview } from "~/services/merchant-pages/plan-overview.server";
+import { MAX_OVERAGE_CAP_USD } from "~/services/plans";
 
 export const meta = pageTitle("Plans");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { shop, plan } = await requireAdminShop(request);
-  return getPlansOverview(shop, plan);
+  const { shop, plan, admin } = await requireAdminShop(request);
+  return { ...getPlansOverview(shop, plan), usage: await getOverageOverview(shop, plan, admin) };
 };
 
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop, plan, admin } = await requireAdminShop(request);
+  return overageAction(admin, shop, plan, request);
+};
+
+const number = (value: number) => value.toLocaleString("en-US");
+const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+type Usage = ReturnType<typeof useLoaderData<typeof loader>>["usage"];
+
+function UsageCard({ usage }: { usage: Usage }) {
+  const percent = Math.min(100, Math.round((usage.used / usage.budget) * 100));
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          This month
+        </Text>
+        <Text as="p">{`${number(usage.used)} of ${number(usage.budget)} requests in the plan's budget (${percent}%)`}</Text>
+        <ProgressBar progress={percent} tone={percent >= 100 ? "critical" : "highlight"} />
+        <Text as="p">
+          {`Past the budget: ${number(usage.pastBudget)} requests, ${number(usage.blocksCharged)} ${usage.blocksCharged === 1 ? "block" : "blocks"} charged, ${dollars(usage.chargedCents)} so far`}
+        </Text>
+        {usage.overage ? <OverageForm overage={usage.overage} /> : null}
+      </BlockStack>
+    </Card>
+  );
+}
+
+function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
+  const fetcher = useFetcher<OverageActionResult>();
+  const [cap, setCap] = useState(((overage.requestedCapCents ?? overage.blockPriceCents * 10) / 100).toFixed(2));
+  const result = fetcher.data;
+  useEffect(() => {
+    // The platform's approval page is on the admin: it opens top-level, not inside the app's iframe.
+    if (result?.ok && result.confirmationUrl) window.open(result.confirmationUrl, "_top");
+  }, [result]);
+  const busy = fetcher.state !== "idle";
+  return (
+    <BlockStack gap="300">
+      <Text as="h3" variant="headingSm">
+        Keep serving past the budget
+      </Text>
+      <Text as="p" tone="subdued">
+        {`With overage on, requests past the budget are billed by Shopify at ${dollars(overage.blockPriceCents)} per ${number(overage.blockRequests)} requests begun, up to the capped amount you approve. When the cap is reached, requests are refused until the month ends or you approve a higher cap.`}
+      </Text>
+      <Text as="p">
+        {`Overage is ${overage.enabled ? "on" : "off"}. Charged this billing period: ${dollars(overage.balanceUsedCents)} of the ${dollars(overage.approvedCapCents)} cap you approved.`}
+      </Text>
+      {overage.enabled &&
+      overage.requestedCapCents !== null &&
+      overage.requestedCapCents !== overage.approvedCapCents ? (
+        <Banner tone="warning">{`You asked for a cap of ${dollars(overage.requestedCapCents)}, which you have not approved on Shopify yet.`}</Banner>
+      ) : null}
+      {result && !result.ok ? <Banner tone="critical">{result.message}</Banner> : null}
+      <InlineStack gap="300" blockAlign="end">
+        <TextField
+          label="Capped amount each billing period (USD)"
+          type="number"
+          min={1}
+          max={MAX_OVERAGE_CAP_USD}
+          step={0.01}
+          value={cap}
+          onChange={setCap}
+          autoComplete="off"
+        />
+        <Button
+          variant="primary"
+          loading={busy}
+          onClick={() => fetcher.submit({ intent: "overage-on", capUsd: cap }, { method: "post" })}
+        >
+          {overage.enabled ? "Change the cap" : "Turn overage on"}
+        </Button>
+        {overage.enabled ? (
+          <Button loading={busy} onClick={() => fetcher.submit({ intent: "overage-off" }, { method: "post" })}>
+            Turn overage off
+          </Button>
+        ) : null}
+      </InlineStack>
+    </BlockStack>
+  );
+}
+
 export default function Plans() {
-  const { plans, pricingPlansUrl } = useLoaderData<typeof loader>();
+  const { plans, pricingPlansUrl, usage } = useLoaderData<typeof loader>();
   return (
     <Page title="Plans" backAction={{ content: "Home", url: "/app" }}>
       <BlockStack gap="400">
@@ -21,6 +122,7 @@ export default function Plans() {
           Plans are billed by Shopify. Upgrading, downgrading or cancelling happens on Shopify&apos;s plan page; the app
           picks up the change as soon as you come back.
         </Text>
+        <UsageCard usage={usage} />
         <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
           {plans.map((plan) => (
             <Card key={plan.key}>
@@ -29,7 +131,7 @@ export default function Plans() {
                   {plan.name}
                 </Text>
                 <List>
-                  {plan.features.map((feature) => (
+                  {[...plan.features, plan.overage].map((feature) => (
                     <List.Item key={feature}>{feature}</List.Item>
                   ))}
                 </List>

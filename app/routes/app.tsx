@@ -7,6 +7,8 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { getEnv } from "~/config/env.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { settleDueShopRedactions } from "~/services/compliance/pending-redactions.server";
+import { BudgetBanner } from "~/components/budget-banner";
+import { getBudgetAlert } from "~/services/merchant-pages/overage-overview.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -14,12 +16,12 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 // follows what the merchant pays for without the hot path ever asking the billing API.
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan, admin } = await requireAdminShop(request);
-  await settleDueShopRedactions(shop, admin);
-  return { apiKey: getEnv().SHOPIFY_API_KEY, shop, plan: plan.key };
+  const [budget] = await Promise.all([getBudgetAlert(shop, plan), settleDueShopRedactions(shop, admin)]);
+  return { apiKey: getEnv().SHOPIFY_API_KEY, shop, plan: plan.key, budget };
 };
 
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, budget } = useLoaderData<typeof loader>();
   return (
     <AppProvider isEmbeddedApp apiKey={apiKey}>
       <NavMenu>
@@ -30,6 +32,7 @@ export default function App() {
         <Link to="/app/insights">Insights</Link>
         <Link to="/app/plans">Plans</Link>
       </NavMenu>
+      <BudgetBanner {...budget} />
       <Outlet />
     </AppProvider>
   );

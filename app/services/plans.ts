@@ -71,3 +71,23 @@ export function isPlanKey(value: string): value is PlanKey {
 export function planFor(key: string): Plan {
   return isPlanKey(key) ? PLANS[key] : PLANS.free;
 }
+
+/**
+ * Overage (docs/decisions/0008-overage-billing.md): a paid plan's shop whose merchant turned it on
+ * keeps being served past the monthly budget, billed per block of requests begun, in US cents,
+ * up to the capped amount the merchant approved on the platform. Free has no overage.
+ */
+export const OVERAGE_BLOCK_REQUESTS = 1_000;
+export const OVERAGE_BLOCK_PRICE_CENTS: Readonly<Partial<Record<PlanKey, number>>> = {
+  starter: 200,
+  pro: 150,
+  scale: 100,
+};
+
+/** The highest capped amount the plans page asks for, in USD: a typing slip must not approve thousands. */
+export const MAX_OVERAGE_CAP_USD = 1_000;
+
+/** The block price of the plan's overage in cents, or undefined when the plan has none. */
+export function overageBlockPriceCents(plan: Plan): number | undefined {
+  return OVERAGE_BLOCK_PRICE_CENTS[plan.key];
+}

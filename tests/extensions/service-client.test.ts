@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { SavedItemsError } from "../../extensions/shared/errors";
 import { createSavedItemsClient } from "../../extensions/saved-items-account/src/lib/service-client";
-import { TOKEN_REFRESH_MARGIN_MS } from "../../extensions/saved-items-account/src/lib/service-token";
+import { TOKEN_REFRESH_MARGIN_MS } from "../../packages/client/src/index";
 import {
   APP,
   CREATE_LIST,

@@ -1,5 +1,6 @@
-// The one client core both the theme script and the customer-account extension are built with
-// (extensions/shared): envelope parsing, error mapping, retry with backoff, jitter and Retry-After.
+// The one client core both the theme script and the customer-account extension are built with (the
+// client package's, re-exported by extensions/shared): envelope parsing, error mapping, retry with
+// backoff, jitter and Retry-After.
 import { describe, expect, test } from "vitest";
 import { parseRetryAfter, requestEnvelope } from "../../extensions/shared/envelope";
 import { SavedItemsError, toSavedItemsError } from "../../extensions/shared/errors";

@@ -40,6 +40,7 @@ describe("admin pages, loaded with a valid admin session", () => {
       apiKey: TEST_ENV.SHOPIFY_API_KEY,
       shop,
       plan: "starter",
+      budget: { alert: null, overageAvailable: true },
     });
   });
 

@@ -126,6 +126,11 @@ describe("the test database", () => {
         runAfter: new Date(),
       },
     });
+    await db.overageSetting.create({ data: { shopDomain: "reset.myshopify.com", requestedCapCents: 1_000 } });
+    await db.overageUsage.create({ data: { shopDomain: "reset.myshopify.com", period: "2026-11", count: 1 } });
+    await db.overageBlock.create({
+      data: { shopDomain: "reset.myshopify.com", period: "2026-11", block: 1, usageRecordGid: "r", priceCents: 200 },
+    });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 

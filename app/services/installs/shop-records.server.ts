@@ -28,8 +28,8 @@ export type ShopRedaction = { redacted: true } | { redacted: false; reason: "rei
 
 /**
  * shop/redact (sent 48 hours after an uninstall): deletes everything the app keeps locally about
- * the shop: its Shop record, usage counters, sessions, Flow trigger reports and unfinished
- * fan-outs. A shop that has been reinstalled since is left alone, in case the webhook was delayed
+ * the shop: its Shop record, usage counters, overage choice and charged blocks, sessions, Flow
+ * trigger reports and unfinished fan-outs. A shop that has been reinstalled since is left alone, in case the webhook was delayed
  * past the reinstall. Pending customer redactions are kept on purpose: they only name customers
  * whose saved items must still be erased if the shop installs the app again.
  */
@@ -45,6 +45,9 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
     prisma.customerUsage.deleteMany({ where: { shopDomain: shop } }),
     prisma.flowTriggerUse.deleteMany({ where: { shopDomain: shop } }),
     prisma.reachFanOut.deleteMany({ where: { shopDomain: shop } }),
+    prisma.overageSetting.deleteMany({ where: { shopDomain: shop } }),
+    prisma.overageUsage.deleteMany({ where: { shopDomain: shop } }),
+    prisma.overageBlock.deleteMany({ where: { shopDomain: shop } }),
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);
   await forgetOfflineSession(shop);

@@ -1,6 +1,13 @@
 import { clock } from "~/lib/clock";
 import { CHANNELS, type Channel } from "~/services/channels";
-import { PLAN_KEYS, PLANS, type Plan, type PlanKey } from "~/services/plans";
+import {
+  OVERAGE_BLOCK_REQUESTS,
+  PLAN_KEYS,
+  PLANS,
+  overageBlockPriceCents,
+  type Plan,
+  type PlanKey,
+} from "~/services/plans";
 import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 
@@ -69,6 +76,14 @@ export async function getHomeOverview(shop: string, plan: Plan) {
   };
 }
 
+/** What the plan does past its budget, with the overage price when it has one. */
+function overageFeature(plan: Plan): string {
+  const cents = overageBlockPriceCents(plan);
+  return cents === undefined
+    ? "Past the budget: requests are refused"
+    : `Past the budget, if you turn overage on: $${(cents / 100).toFixed(2)} per ${OVERAGE_BLOCK_REQUESTS.toLocaleString("en-US")} requests, up to your cap`;
+}
+
 /** Plans: the four plans side by side, each with the change it would be from the current one. */
 export function getPlansOverview(shop: string, plan: Plan) {
   const current = PLAN_KEYS.indexOf(plan.key);
@@ -77,6 +92,7 @@ export function getPlansOverview(shop: string, plan: Plan) {
     pricingPlansUrl: pricingPlansUrl(shop),
     plans: PLAN_KEYS.map((key, index) => ({
       ...describePlan(PLANS[key]),
+      overage: overageFeature(PLANS[key]),
       change:
         index === current ? ("current" as const) : index > current ? ("upgrade" as const) : ("downgrade" as const),
     })),

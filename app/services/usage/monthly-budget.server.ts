@@ -3,6 +3,7 @@ import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import type { Plan } from "~/services/plans";
+import { admitPastBudget, refundPastBudget, releaseOverageLeases } from "./overage.server";
 import { createQuotaLeases, type QuotaCounter } from "./quota-leases.server";
 
 // The month every request asks about is nearly always the one asked about last.
@@ -108,7 +109,8 @@ export interface BudgetCharge {
 /**
  * Counts one request against the shop's monthly budget and the customer's share of it, or refuses
  * it with PLAN_LIMIT_REACHED when either is used up (the customer's refusal leaves the shop's
- * budget untouched). Exact across instances: see quota-leases.
+ * budget untouched). Past the budget, a shop whose merchant chose overage is served on paid
+ * blocks instead (overage.server). Exact across instances: see quota-leases.
  */
 export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGid: string): Promise<BudgetCharge> {
   const now = clock.now();
@@ -122,6 +124,18 @@ export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGi
     );
   }
   if (!(await shopLeases.spend(shop, period, plan.monthlyRequests))) {
+    const pastBudget = await admitPastBudget(shop, plan, period).catch((error: unknown) => {
+      customerLeases.refund(customer, period);
+      throw error;
+    });
+    if (pastBudget) {
+      return {
+        refund() {
+          refundPastBudget(shop, period);
+          customerLeases.refund(customer, period);
+        },
+      };
+    }
     customerLeases.refund(customer, period);
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
@@ -151,5 +165,5 @@ export async function forgetCustomerUsage(shop: string, customerGid: string): Pr
 
 /** Gives back every unspent unit this process holds, before it stops. */
 export function releaseUsageLeases(): Promise<void> {
-  return Promise.all([shopLeases.release(), customerLeases.release()]).then(() => undefined);
+  return Promise.all([shopLeases.release(), customerLeases.release(), releaseOverageLeases()]).then(() => undefined);
 }

@@ -21,6 +21,7 @@ import { catalogueInventoryItem, catalogueNode } from "./products";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
 import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
+import { returnUrlOf, usageBillingMutations, usageLineView } from "./usage-billing";
 import {
   shopByDomain,
   usageOf,
@@ -129,7 +130,7 @@ function subscriptionView(shop: ShopState, subscription: Subscription) {
     trialDays: 0,
     createdAt: subscription.createdAt.toISOString(),
     currentPeriodEnd: new Date(subscription.createdAt.getTime() + BILLING_PERIOD_MS).toISOString(),
-    returnUrl: `https://${shop.domain}/admin/apps`,
+    returnUrl: returnUrlOf(shop),
     lineItems: [
       {
         id: `gid://shopify/AppSubscriptionLineItem/${subscription.id}?v=1&index=0`,
@@ -143,6 +144,7 @@ function subscriptionView(shop: ShopState, subscription: Subscription) {
           },
         },
       },
+      usageLineView(subscription),
     ],
   };
 }
@@ -349,6 +351,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       const existing = store.findByHandle(definition, args.handle.handle);
       return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write));
     },
+    ...usageBillingMutations(state, shop),
     flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
       state.flowTriggers.receive(shop.domain, args),
     metaobjectDelete: ({ id }: { id: string }) => {

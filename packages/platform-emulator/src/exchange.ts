@@ -105,6 +105,11 @@ async function replyWithFault(
     case "hang":
       await env.faults.hang(request.signal);
       return "network-error";
+    case "hangAfterWork": {
+      await produce();
+      await env.faults.hang(request.signal);
+      return "network-error";
+    }
     case "throttled":
       return throttled ? throttled() : jsonReply(200, { errors: [THROTTLED_ERROR] });
     default:

@@ -68,7 +68,7 @@ export const THROTTLED_ERROR = {
 };
 
 /** The answer to an injected fault that replaces the platform's answer, whose body does not depend on the API. */
-export function faultReply(kind: Exclude<FaultKind, "throttled" | "hang" | "delay">): Reply {
+export function faultReply(kind: Exclude<FaultKind, "throttled" | "hang" | "delay" | "hangAfterWork">): Reply {
   switch (kind) {
     case "http500":
       return jsonReply(500, { errors: "Internal Server Error" });

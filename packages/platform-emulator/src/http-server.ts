@@ -117,6 +117,12 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
       emulator.setPlan(shop, plan);
       return done;
     },
+    "GET usage-charges": ({ query }) => emulator.usageCharges(shopOf(query)),
+    "POST capped-amount": ({ body }) => {
+      const { shop, amount } = parse(z.strictObject({ shop: ShopParam, amount: z.number().nonnegative() }), body);
+      emulator.setCappedAmount(shop, amount);
+      return done;
+    },
     "GET flow-triggers": ({ query }) => ({ fired: emulator.flowTriggersFired(shopOf(query)) }),
     "GET metaobjects": ({ query }) => ({
       metaobjects: emulator.metaobjects(shopOf(query), query.get("type") ?? undefined),

@@ -14,6 +14,7 @@ import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
 import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
+import { cappedAmountConfirmationRoutes, decideCappedAmount } from "./usage-billing";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 export type { ImportedMetaobject } from "./metaobject-store";
@@ -35,6 +36,7 @@ export type {
   SeededShop,
   ShopSeed,
   ShopUsage,
+  UsageCharges,
 } from "./types";
 
 /**
@@ -87,7 +89,14 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     ...customerAccountApiRoutes(state),
     storefrontApiRoute(state),
     bulkResultRoute(state),
+    ...cappedAmountConfirmationRoutes(state),
   ];
+
+  const subscriptionOf = (domain: string) => {
+    const subscription = shopNamed(domain).subscription;
+    if (!subscription) throw new Error(`emulator: shop ${domain} is on the Free plan, which has no subscription`);
+    return subscription;
+  };
 
   function usage(domain: string) {
     return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
@@ -104,6 +113,26 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     },
     setPlan(domain, plan) {
       shopNamed(domain).subscription = subscriptionFor(state, plan);
+    },
+    usageCharges(domain) {
+      const subscription = shopNamed(domain).subscription;
+      if (!subscription) return { cappedAmount: 0, pendingCappedAmount: null, records: [] };
+      const { cappedCents, pendingCappedCents, records } = subscription.usage;
+      return {
+        cappedAmount: cappedCents / 100,
+        pendingCappedAmount: pendingCappedCents === undefined ? null : pendingCappedCents / 100,
+        records: records.map((record) => ({
+          description: record.description,
+          price: record.priceCents / 100,
+          idempotencyKey: record.idempotencyKey,
+        })),
+      };
+    },
+    setCappedAmount(domain, amount) {
+      subscriptionOf(domain).usage.cappedCents = Math.round(amount * 100);
+    },
+    decideCappedAmount(domain, approved) {
+      decideCappedAmount(subscriptionOf(domain), approved);
     },
     revokeAdminToken(domain) {
       shopNamed(domain).adminTokens.revokeAll();

@@ -10,6 +10,7 @@ import type {
   SeededShop,
   ShopSeed,
   ShopUsage,
+  UsageCharges,
 } from "./types";
 
 /** The control side of an emulator served by startEmulatorServer, in this or another process. */
@@ -28,6 +29,8 @@ export interface RemoteEmulator {
   setSearchLag(ms: number): Promise<void>;
   setThrottling(enabled: boolean): Promise<void>;
   setPlan(shop: string, plan: Plan): Promise<void>;
+  usageCharges(shop: string): Promise<UsageCharges>;
+  setCappedAmount(shop: string, amount: number): Promise<void>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
@@ -76,6 +79,8 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
     setSearchLag: (ms) => post("search-lag", { ms }),
     setThrottling: (enabled) => post("throttling", { enabled }),
     setPlan: (shop, plan) => post("plan", { shop, plan }),
+    usageCharges: (shop) => call<UsageCharges>("GET", `usage-charges?${query({ shop })}`),
+    setCappedAmount: (shop, amount) => post("capped-amount", { shop, amount }),
     flowTriggersFired: async (shop) =>
       (
         await call<{ fired: { handle: string; payload: Record<string, unknown> }[] }>(

@@ -125,6 +125,8 @@ export const FAULT_KINDS = [
   "hang",
   // Answers normally after `delayMs`, even if the client gave up meanwhile.
   "delay",
+  // Does the work (a mutation is applied), then never answers, as when the caller dies or the answer is lost.
+  "hangAfterWork",
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -153,12 +155,24 @@ export interface EmulatedMetaobject {
   updatedAt: string;
 }
 
+export interface UsageCharges {
+  cappedAmount: number;
+  pendingCappedAmount: number | null;
+  records: { description: string; price: number; idempotencyKey: string | null }[];
+}
+
 export interface PlatformEmulator {
   handlers: RequestHandler[];
   /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
   handle(request: Request): Promise<Response | undefined>;
   addShop(shop: ShopSeed): SeededShop;
   setPlan(domain: string, plan: Plan): void;
+  /** The usage line item of the shop's subscription: capped amount, one awaiting approval, and the records (amounts in USD). */
+  usageCharges(domain: string): UsageCharges;
+  /** Sets the capped amount (USD) as if the merchant had approved it. */
+  setCappedAmount(domain: string, amount: number): void;
+  /** The merchant approves or declines the capped amount the app asked for, as on the confirmation page. */
+  decideCappedAmount(domain: string, approved: boolean): void;
   /** Every admin and refresh token of the shop stops working, as on uninstall. */
   revokeAdminToken(domain: string): void;
   /** The shop's admin access tokens expire now; its refresh token still works. */

@@ -1,6 +1,8 @@
-import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
-import { SavedItemsError } from "../../../shared/errors";
-import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../../shared/retry";
+import {
+  createCustomerAccountClient,
+  type CustomerAccountClientOptions,
+  type Schemas,
+} from "../../../../packages/client/src/index";
 import type {
   DeleteListResult,
   ItemIdentity,
@@ -12,20 +14,10 @@ import type {
   ShareLink,
   ShareRevokeResult,
 } from "../../../shared/wire";
-import { createServiceTokenSource, type ServiceTokenSource } from "./service-token";
 
-/** The service token has expired; the one 4xx the client recovers from (by exchanging again). */
-export const TOKEN_EXPIRED = "TOKEN_EXPIRED";
-
-export interface SavedItemsClientOptions {
+export interface SavedItemsClientOptions extends Omit<CustomerAccountClientOptions, "baseUrl"> {
   /** The app's origin (and path prefix, if any), without a trailing slash. */
   appUrl: string;
-  getSessionToken: () => Promise<string>;
-  fetch?: FetchLike;
-  now?: () => number;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  retry?: RetryPolicy;
 }
 
 export interface SavedItemsClient {
@@ -40,94 +32,23 @@ export interface SavedItemsClient {
 }
 
 /**
- * The customer-account namespace of the service, as the extension calls it: service token from
- * the exchange (cached, shared), one re-exchange and repeat when a call answers TOKEN_EXPIRED,
- * and the shared retry rules (extensions/shared/retry.ts) around the whole (exchange included).
+ * The customer-account namespace of the service as the extension's views call it, on the client
+ * package (packages/client): the token exchange, its renewal and the retry rules are the package's.
  */
-export function createSavedItemsClient(options: SavedItemsClientOptions): SavedItemsClient {
-  // The global `fetch`, not `globalThis.fetch`: the CLI's generated shopify.d.ts types this
-  // module's globalThis as `{ shopify }` alone.
-  const http: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  const now = options.now ?? (() => Date.now());
-  const runtime = {
-    sleep: options.sleep ?? browserRetryRuntime.sleep,
-    random: options.random ?? browserRetryRuntime.random,
-  };
-  const policy = options.retry ?? DEFAULT_RETRY_POLICY;
-  const tokens: ServiceTokenSource = createServiceTokenSource({
-    appUrl: options.appUrl,
-    getSessionToken: options.getSessionToken,
-    fetch: http,
-    now,
-  });
-
-  function send(operation: string, authorization: string, input: { query?: Record<string, string>; body?: unknown }) {
-    const url = new URL(`${options.appUrl}/api/customer-account/${operation}`);
-    for (const [key, value] of Object.entries(input.query ?? {})) url.searchParams.set(key, value);
-    const headers: Record<string, string> = { Authorization: authorization };
-    if (input.body !== undefined) headers["Content-Type"] = "application/json";
-    return requestEnvelope(http, url.toString(), {
-      method: input.body === undefined ? "GET" : "POST",
-      headers,
-      ...(input.body === undefined ? {} : { body: JSON.stringify(input.body) }),
-    });
-  }
-
-  async function call<T>(operation: string, input: { query?: Record<string, string>; body?: unknown }): Promise<T> {
-    let reExchanged = false;
-    return withRetry(
-      async () => {
-        const authorization = await tokens.authorization();
-        try {
-          return (await send(operation, authorization, input)) as T;
-        } catch (error) {
-          if (reExchanged || !(error instanceof SavedItemsError) || error.code !== TOKEN_EXPIRED) throw error;
-          // The token died before we expected (clock skew, a suspended tab): exchange once more, repeat once.
-          reExchanged = true;
-          tokens.invalidate(authorization);
-          return (await send(operation, await tokens.authorization(), input)) as T;
-        }
-      },
-      policy,
-      runtime,
-    );
-  }
-
+export function createSavedItemsClient({ appUrl, ...options }: SavedItemsClientOptions): SavedItemsClient {
+  const service = createCustomerAccountClient({ baseUrl: appUrl, ...options });
   return {
-    list({ context, limit, cursor }) {
-      return call<ListResult>("list", { query: { context, ...pageQuery(limit, cursor) } });
-    },
-    lists({ limit, cursor }) {
-      return call<ListsResult>("lists", { query: pageQuery(limit, cursor) });
-    },
-    createList({ name, context }) {
-      return call<SavedList>("create-list", { body: context ? { name, context } : { name } });
-    },
-    renameList({ context, name }) {
-      return call<SavedList>("rename-list", { body: { context, name } });
-    },
-    deleteList({ context }) {
-      return call<DeleteListResult>("delete-list", { body: { context } });
-    },
-    remove(identity) {
-      return call<SaveOperationResult>("remove", { body: pickIdentity(identity) });
-    },
-    createShareLink({ context, displayName }) {
-      return call<ShareLink>("share-create", { body: displayName ? { context, displayName } : { context } });
-    },
-    revokeShareLink({ context }) {
-      return call<ShareRevokeResult>("share-revoke", { body: { context } });
-    },
+    list: ({ context, limit, cursor }) => service.list({ context, limit, ...(cursor ? { cursor } : {}) }),
+    // The views hold an entity type as a listed item carried it (wire.ts types it as any string);
+    // the service validates it either way.
+    remove: ({ context, entityType, entityGid }) =>
+      service.remove({ context, entityType: entityType as Schemas["EntityType"], entityGid }),
+    createShareLink: ({ context, displayName }) =>
+      service.shareCreate(displayName ? { context, displayName } : { context }),
+    revokeShareLink: ({ context }) => service.shareRevoke({ context }),
+    lists: ({ limit, cursor }) => service.lists({ limit, ...(cursor ? { cursor } : {}) }),
+    createList: ({ name, context }) => service.createList(context ? { name, context } : { name }),
+    renameList: ({ context, name }) => service.renameList({ context, name }),
+    deleteList: ({ context }) => service.deleteList({ context }),
   };
-}
-
-function pageQuery(limit: number | undefined, cursor: string | null | undefined): Record<string, string> {
-  const query: Record<string, string> = {};
-  if (limit !== undefined) query.limit = String(limit);
-  if (cursor) query.cursor = cursor;
-  return query;
-}
-
-function pickIdentity({ context, entityType, entityGid }: ItemIdentity): ItemIdentity {
-  return { context, entityType, entityGid };
 }

@@ -1,23 +1,18 @@
-import { BAD_RESPONSE, SavedItemsError } from "../../../shared/errors";
-import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
-import type { DirectAccessGrant } from "../../../shared/wire";
+import { BAD_RESPONSE, SavedItemsError } from "./errors.js";
+import type { components } from "./generated/openapi.js";
 
 /** A cached token is used until this long before it expires, so none expires in flight. */
 export const TOKEN_REFRESH_MARGIN_MS = 30_000;
 
-export const EXCHANGE_PATH = "/api/customer-account/auth/exchange";
-
-export interface ServiceTokenSourceOptions {
-  appUrl: string;
-  /** The platform's session token (shopify.sessionToken.get(), which caches and refreshes it). */
-  getSessionToken: () => Promise<string>;
-  fetch: FetchLike;
+export interface TokenSourceOptions {
+  /** One exchange at the channel's auth/exchange route; resolves to `data` of its envelope. */
+  exchange: () => Promise<unknown>;
   /** Milliseconds since the epoch. */
   now: () => number;
   refreshMarginMs?: number;
 }
 
-export interface ServiceTokenSource {
+export interface TokenSource {
   /** The Authorization header value for operation calls: cached, or from one shared exchange. */
   authorization(): Promise<string>;
   /** Drops the cached token if it is still this one (another caller may have replaced it already). */
@@ -31,23 +26,18 @@ interface CachedToken {
 }
 
 /**
- * Exchanges the extension's session token for the service token and caches it until
- * TOKEN_REFRESH_MARGIN_MS before it expires. Concurrent callers share one exchange in flight.
- * An exchange is tried once here; retries are the caller's (one retry loop, not two nested).
+ * Caches the service token until `refreshMarginMs` before it expires and exchanges again after
+ * that, so a call never starts with a token about to die. Concurrent callers share one exchange in
+ * flight. An exchange is tried once here; retries are the caller's (one retry loop, not two nested).
  */
-export function createServiceTokenSource(options: ServiceTokenSourceOptions): ServiceTokenSource {
+export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const margin = options.refreshMarginMs ?? TOKEN_REFRESH_MARGIN_MS;
   let cached: CachedToken | null = null;
   let inFlight: Promise<CachedToken> | null = null;
 
   async function exchange(): Promise<CachedToken> {
-    const sessionToken = await options.getSessionToken();
     const startedAt = options.now();
-    const data = await requestEnvelope(options.fetch, `${options.appUrl}${EXCHANGE_PATH}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${sessionToken}` },
-    });
-    const grant = parseGrant(data);
+    const grant = parseGrant(await options.exchange());
     // expiresAt is the server's clock; expiresInSeconds counted from before the request is ours.
     // The earlier of the two holds whichever way the clocks disagree.
     const byLifetime = startedAt + grant.expiresInSeconds * 1000;
@@ -80,8 +70,10 @@ export function createServiceTokenSource(options: ServiceTokenSourceOptions): Se
   };
 }
 
-function parseGrant(data: unknown): DirectAccessGrant {
-  const grant = data as Partial<DirectAccessGrant> | null;
+type Grant = Pick<components["schemas"]["DirectAccessGrant"], "authorization" | "expiresInSeconds" | "expiresAt">;
+
+function parseGrant(data: unknown): Grant {
+  const grant = data as Partial<Grant> | null;
   if (
     !grant ||
     typeof grant.authorization !== "string" ||

@@ -1,0 +1,222 @@
+// The client package (packages/client) on a scripted service and a clock the test moves: the
+// headless exchange, renewal before expiry, one exchange for concurrent callers, the retry rules
+// and the typed errors. The customer-account side is tests/extensions/service-client.test.ts,
+// through the extension that uses it.
+import { describe, expect, expectTypeOf, test } from "vitest";
+import {
+  createHeadlessClient,
+  SavedItemsError,
+  type OperationErrorCode,
+  type OperationInput,
+  type OperationOutput,
+  type Schemas,
+  type ServiceErrorCode,
+} from "../../packages/client/src/index";
+import { deferred, fail, FakeClock, FakeService, ok, page } from "../extensions/fakes";
+
+const APP = "https://saved-items.example";
+const EXCHANGE = "/api/headless/auth/exchange";
+const SAVE = "/api/headless/save";
+const LIST = "/api/headless/list";
+const CREDENTIALS = { shop: "demo.myshopify.com", customerAccountAccessToken: "cat-1001" };
+const ITEM = {
+  context: "wishlist",
+  entityType: "product",
+  entityGid: "gid://shopify/Product/1",
+  source: "test",
+} as const;
+
+let minted = 0;
+/** An exchange answer: a fresh token valid `seconds` from `issuedAt`. */
+function grant(issuedAt: number, seconds = 300): Response {
+  minted += 1;
+  return ok({
+    authorization: `Bearer headless-token-${minted}`,
+    tokenType: "Bearer",
+    expiresInSeconds: seconds,
+    expiresAt: new Date(issuedAt + seconds * 1000).toISOString(),
+    channel: "headless",
+    shop: CREDENTIALS.shop,
+  });
+}
+
+/** A headless client on a fake service and clock; jitter off (random = 1 gives the full delay). */
+function setup() {
+  const clock = new FakeClock();
+  const service = new FakeService();
+  const client = createHeadlessClient({
+    baseUrl: APP,
+    credentials: () => CREDENTIALS,
+    fetch: service.fetch,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 1,
+  });
+  const exchanges = () => service.to(EXCHANGE).length;
+  return { clock, service, client, exchanges };
+}
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.fail("resolved"),
+    (reason: unknown) => reason,
+  );
+
+describe("the typed surface", () => {
+  test("inputs and outputs are the document's schemas", () => {
+    const { client } = setup();
+    expectTypeOf(client.save).parameter(0).toEqualTypeOf<Schemas["SaveRequest"]>();
+    expectTypeOf(client.save).returns.resolves.toEqualTypeOf<Schemas["SaveOperationResult"]>();
+    expectTypeOf<OperationInput<"headless", "is-saved">>().toHaveProperty("entityGid");
+    expectTypeOf<OperationOutput<"headless", "list">>().toEqualTypeOf<Schemas["ListResult"]>();
+    expectTypeOf<Parameters<typeof client.call>[0]>().toEqualTypeOf<
+      | "save"
+      | "remove"
+      | "toggle"
+      | "batch"
+      | "list"
+      | "is-saved"
+      | "share-create"
+      | "share-revoke"
+      | "shared-list"
+      | "lists"
+      | "create-list"
+      | "rename-list"
+      | "delete-list"
+    >();
+  });
+
+  test("POSTs the input as JSON; GETs it as query parameters, leaving out what is undefined", async () => {
+    const { clock, service, client } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(SAVE, ok({ id: "gid://shopify/Metaobject/1", state: "active" }));
+    service.on(LIST, ok(page([])));
+
+    expect(await client.save({ ...ITEM, source: "headless" })).toEqual({
+      id: "gid://shopify/Metaobject/1",
+      state: "active",
+    });
+    await client.call("list", { context: "wishlist", limit: 5, cursor: undefined });
+
+    const [exchange, save, list] = service.requests;
+    expect(exchange).toMatchObject({ method: "POST", body: CREDENTIALS });
+    expect(exchange!.headers.get("content-type")).toBe("application/json");
+    expect(save).toMatchObject({ method: "POST", body: { ...ITEM, source: "headless" } });
+    expect(save!.headers.get("authorization")).toMatch(/^Bearer headless-token-\d+$/);
+    expect(list!.method).toBe("GET");
+    expect(list!.url.search).toBe("?context=wishlist&limit=5");
+  });
+});
+
+describe("the service token", () => {
+  test("is exchanged again 30 s before it expires, not on its first use after expiry", async () => {
+    const { clock, service, client, exchanges } = setup();
+    service.on(EXCHANGE, grant(clock.time), grant(clock.time + 270_000)).on(LIST, ok(page([])));
+
+    await client.list({ context: "wishlist" });
+    clock.advance(269_999);
+    await client.list({ context: "wishlist" });
+    expect(exchanges()).toBe(1);
+    clock.advance(1);
+    await client.list({ context: "wishlist" });
+    expect(exchanges()).toBe(2);
+    const tokens = service.to(LIST).map((request) => request.headers.get("authorization"));
+    expect(tokens[1]).toBe(tokens[0]);
+    expect(tokens[2]).not.toBe(tokens[0]);
+  });
+
+  test("concurrent callers share one exchange (single flight)", async () => {
+    const { clock, service, client, exchanges } = setup();
+    const answer = deferred<Response>();
+    service.on(EXCHANGE, () => answer.promise).on(LIST, ok(page([])));
+
+    const calls = [1, 2, 3].map(() => client.list({ context: "wishlist" }));
+    await Promise.resolve();
+    answer.resolve(grant(clock.time));
+    await Promise.all(calls);
+    expect(exchanges()).toBe(1);
+  });
+
+  test("TOKEN_EXPIRED: one re-exchange and one repeat", async () => {
+    const { clock, service, client, exchanges } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(LIST, fail(401, "TOKEN_EXPIRED"), ok(page(["1"])));
+    expect(await client.list({ context: "wishlist" })).toEqual(page(["1"]));
+    expect(exchanges()).toBe(2);
+  });
+});
+
+describe("retries", () => {
+  test("a Retry-After within the policy is waited out, then the call repeated", async () => {
+    const { clock, service, client } = setup();
+    const limited = fail(429, "RATE_LIMITED", true);
+    limited.headers.set("Retry-After", "3");
+    service.on(EXCHANGE, grant(clock.time)).on(LIST, limited, ok(page(["1"])));
+
+    expect(await client.list({ context: "wishlist" })).toEqual(page(["1"]));
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
+  test("a Retry-After beyond the policy's longest wait ends the retries with the typed error", async () => {
+    const { clock, service, client } = setup();
+    const limited = fail(429, "RATE_LIMITED", true);
+    limited.headers.set("Retry-After", "60");
+    service.on(EXCHANGE, grant(clock.time)).on(LIST, limited);
+
+    expect(await rejection(client.list({ context: "wishlist" }))).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfterMs: 60_000,
+    });
+    expect(clock.sleeps).toEqual([]);
+    expect(service.to(LIST)).toHaveLength(1);
+  });
+
+  test("a retryable error is retried with backoff, at most 3 attempts", async () => {
+    const { clock, service, client } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(LIST, fail(502, "PLATFORM_UPSTREAM_ERROR", true));
+    await rejection(client.list({ context: "wishlist" }));
+    expect(service.to(LIST)).toHaveLength(3);
+    expect(clock.sleeps).toEqual([500, 1000]);
+  });
+
+  test("a non-retryable error is not retried", async () => {
+    const { clock, service, client } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(SAVE, fail(409, "DUPLICATE_SAVE"));
+    await rejection(client.save(ITEM));
+    expect(service.to(SAVE)).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe("errors", () => {
+  test("the error envelope becomes a SavedItemsError with code, status, retryable and retryAfterMs", async () => {
+    const { clock, service, client } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(SAVE, fail(409, "DUPLICATE_SAVE"));
+
+    const reason = await rejection(client.save(ITEM));
+    expect(reason).toBeInstanceOf(SavedItemsError);
+    expect(reason).toMatchObject({ code: "DUPLICATE_SAVE", status: 409, retryable: false, retryAfterMs: undefined });
+    expectTypeOf<"DUPLICATE_SAVE">().toExtend<ServiceErrorCode>();
+    expectTypeOf<"INVALID_PROXY_SIGNATURE">().not.toExtend<ServiceErrorCode>();
+    // Each operation's own codes, from the statuses the document lists for it.
+    expectTypeOf<"DUPLICATE_SAVE">().toExtend<OperationErrorCode<"headless", "save">>();
+    expectTypeOf<"TOKEN_EXPIRED">().toExtend<OperationErrorCode<"headless", "save">>();
+    expectTypeOf<"DUPLICATE_SAVE">().not.toExtend<OperationErrorCode<"headless", "remove">>();
+    expectTypeOf<"ITEM_NOT_FOUND">().toExtend<OperationErrorCode<"customer-account", "remove">>();
+  });
+
+  test("a failed exchange is the caller's error, its code from the envelope", async () => {
+    const { service, client } = setup();
+    service.on(EXCHANGE, fail(401, "INVALID_HEADLESS_SIGNATURE"));
+    expect(await rejection(client.list({ context: "wishlist" }))).toMatchObject({
+      code: "INVALID_HEADLESS_SIGNATURE",
+      status: 401,
+    });
+  });
+});
+
+test("a name that is no operation of the channel is refused before any request", async () => {
+  const { service, client } = setup();
+  const untyped = client.call as (name: string, input: unknown) => Promise<unknown>;
+  await expect(untyped("auth/exchange", {})).rejects.toThrow(TypeError);
+  await expect(untyped("nothing", {})).rejects.toThrow("nothing is no operation of the headless channel");
+  expect(service.requests).toEqual([]);
+});

@@ -1,0 +1,81 @@
+// Overage across instances (decision 0008): an instance killed while its charge for a block is at
+// the platform (the platform recorded it, the instance never learned so) leaves the block to the
+// other instance, whose charge carries the same idempotency key: one usage record, one block.
+import pg from "pg";
+import { afterAll, beforeAll, expect, inject, test } from "vitest";
+import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
+import { callSandboxProxy as call } from "@saved-items/sandbox/proxy-client";
+import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
+import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
+import { PLANS } from "~/services/plans";
+import { usagePeriod } from "~/services/usage/monthly-budget.server";
+import { overageIdempotencyKey } from "~/services/usage/overage-decision";
+import { listInstances, describeWithRedis } from "./support";
+
+const DEMO = "demo.myshopify.com";
+
+let database: TestDatabase;
+let sandbox: RunningSandbox;
+let emulator: RemoteEmulator;
+
+beforeAll(async () => {
+  // A database of the sandbox's own, which this file's per-test reset does not empty.
+  database = await createTestDatabase(inject("testDatabases"));
+  sandbox = await startSandbox({ SANDBOX_INSTANCES: "2", DATABASE_URL: database.url });
+  emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
+}, 300_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  await database?.drop();
+});
+
+const isSaved = (base: string, customer: string) =>
+  call(base, "/proxy/api/is-saved", {
+    customer,
+    query: { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/65000" },
+  });
+
+describeWithRedis("overage across instances", () => {
+  test("an instance killed mid-charge: the other charges the block with the same key, and the platform holds one record", async () => {
+    const period = usagePeriod(new Date());
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      // The seeded demo shop is on Scale: its budget spent, overage on, a $10 cap approved.
+      await pool.query(`INSERT INTO "UsageCounter" ("shopDomain", "period", "count") VALUES ($1, $2, $3)`, [
+        DEMO,
+        period,
+        PLANS.scale.monthlyRequests,
+      ]);
+      await pool.query(
+        `INSERT INTO "OverageSetting" ("shopDomain", "enabled", "requestedCapCents", "updatedAt") VALUES ($1, true, 1000, now())`,
+        [DEMO],
+      );
+      await emulator.setCappedAmount(DEMO, 10);
+      // The platform records the first charge and never answers it.
+      await emulator.injectFault({
+        kind: "hangAfterWork",
+        api: "admin",
+        shop: DEMO,
+        operationName: "SavedItemsOverageCharge",
+      });
+      const [first, second] = await listInstances(sandbox.url);
+
+      const killed = isSaved(first!.url, "65001").catch((error: unknown) => error);
+      await expect.poll(async () => (await emulator.usageCharges(DEMO)).records.length, { timeout: 20_000 }).toBe(1);
+      process.kill(first!.pid, "SIGKILL");
+      expect(await killed).toBeInstanceOf(Error);
+
+      expect((await isSaved(second!.url, "65002")).status).toBe(200);
+      expect((await isSaved(sandbox.url, "65003")).status).toBe(200);
+      expect((await emulator.usageCharges(DEMO)).records).toEqual([
+        { description: expect.any(String), price: 1, idempotencyKey: overageIdempotencyKey(DEMO, period, 1) },
+      ]);
+      const blocks = await pool.query(`SELECT "block", "priceCents" FROM "OverageBlock" WHERE "shopDomain" = $1`, [
+        DEMO,
+      ]);
+      expect(blocks.rows).toEqual([{ block: 1, priceCents: 100 }]);
+    } finally {
+      await pool.end();
+    }
+  }, 120_000);
+});
