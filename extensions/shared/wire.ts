@@ -61,3 +61,25 @@ export interface ShareLink {
 export interface ShareRevokeResult {
   revoked: boolean;
 }
+
+/** One of the customer's lists, as `lists` answers it and create-list and rename-list return it. */
+export interface SavedList {
+  context: string;
+  name: string | null;
+  itemCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `data` of lists. */
+export interface ListsResult {
+  lists: SavedList[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+/** `data` of delete-list: the list's active items were removed, not destroyed. */
+export interface DeleteListResult {
+  context: string;
+  deleted: true;
+  removedItems: number;
+}

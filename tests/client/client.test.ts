@@ -70,7 +70,19 @@ describe("the typed surface", () => {
     expectTypeOf<OperationInput<"headless", "is-saved">>().toHaveProperty("entityGid");
     expectTypeOf<OperationOutput<"headless", "list">>().toEqualTypeOf<Schemas["ListResult"]>();
     expectTypeOf<Parameters<typeof client.call>[0]>().toEqualTypeOf<
-      "save" | "remove" | "toggle" | "batch" | "list" | "is-saved" | "share-create" | "share-revoke" | "shared-list"
+      | "save"
+      | "remove"
+      | "toggle"
+      | "batch"
+      | "list"
+      | "is-saved"
+      | "share-create"
+      | "share-revoke"
+      | "shared-list"
+      | "lists"
+      | "create-list"
+      | "rename-list"
+      | "delete-list"
     >();
   });
 

@@ -6,7 +6,22 @@
 import { render } from "preact";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { installFakePlatform, type FakePlatform } from "./fake-platform";
-import { APP, EXCHANGE, FakeService, LIST, REMOVE, SHARE_CREATE, SHARE_REVOKE, fail, grant, ok } from "./fakes";
+import {
+  APP,
+  CREATE_LIST,
+  DELETE_LIST,
+  EXCHANGE,
+  FakeService,
+  LIST,
+  LISTS,
+  REMOVE,
+  RENAME_LIST,
+  SHARE_CREATE,
+  SHARE_REVOKE,
+  fail,
+  grant,
+  ok,
+} from "./fakes";
 
 let service: FakeService;
 let platform: FakePlatform;
@@ -14,6 +29,7 @@ let platform: FakePlatform;
 beforeEach(() => {
   service = new FakeService();
   service.on(EXCHANGE, () => grant(Date.now()));
+  service.on(LISTS, () => listsOf([]));
   vi.stubGlobal("fetch", service.fetch);
   vi.stubEnv("SAVED_ITEMS_APP_URL", APP);
   platform = installFakePlatform();
@@ -36,6 +52,16 @@ const item = (id: string, snapshot?: Record<string, string>, savedAt?: string) =
 });
 const listOf = (items: ReturnType<typeof item>[], endCursor: string | null = null) =>
   ok({ items, pageInfo: { hasNextPage: endCursor !== null, endCursor } });
+
+const aList = (context: string, name: string | null, itemCount: number) => ({
+  context,
+  name,
+  itemCount,
+  createdAt: "2026-07-01T12:00:00Z",
+  updatedAt: "2026-07-01T12:00:00Z",
+});
+const listsOf = (lists: ReturnType<typeof aList>[]) =>
+  ok({ lists, pageInfo: { hasNextPage: false, endCursor: lists.length ? "end" : null } });
 
 const BOOTS = item(
   "1",
@@ -322,5 +348,98 @@ describe("SavedItemsPage sharing", () => {
       expect(all("s-banner").map((b) => b.getAttribute("heading"))).toContain("Sharing didn't work"),
     );
     expect(buttonNamed("Create share link")).toBeDefined();
+  });
+});
+
+describe("SavedItemsPage lists", () => {
+  const WISHLIST = aList("wishlist", null, 2);
+  const GIFTS = aList("gifts", "Gifts for Ana", 1);
+  const field = (label: string) =>
+    all("s-text-field").find((element) => element.getAttribute("label") === label) as HTMLElement & { value: string };
+  /** Preact gives an unknown custom element its value as an attribute, and the test types into the property. */
+  const valueOf = (label: string) => field(label)?.value ?? field(label)?.getAttribute("value");
+  async function type(label: string, value: string) {
+    const target = field(label);
+    target.value = value;
+    target.dispatchEvent(new Event("input"));
+    // Preact renders the new state on its next tick; the button's handler reads that render's value.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  test("shows the customer's lists with their counts; Open shows another list's items", async () => {
+    service.reset(LISTS, () => listsOf([GIFTS, WISHLIST]));
+    service.on(LIST, (request) =>
+      request.url.searchParams.get("context") === "gifts" ? listOf([SCARF]) : listOf([BOOTS]),
+    );
+    await showPage();
+    await eventually(() => expect(text()).toContain("Gifts for Ana"));
+    expect(text()).toContain("1 item");
+    // The default list, never named, is called as the page is.
+    expect(text()).toContain("Saved items2 items");
+    expect(buttonNamed("Open now")).toBeDefined();
+    buttonNamed("Open")!.click();
+    await eventually(() => expect(rowTitles()).toEqual(["Scarf"]));
+    expect(service.to(LIST).at(-1)!.url.searchParams.get("context")).toBe("gifts");
+    expect(valueOf("List name")).toBe("Gifts for Ana");
+  });
+
+  test("create: the name is sent, the new list is added and opened, a toast confirms", async () => {
+    service.on(LIST, () => listOf([]));
+    service.on(CREATE_LIST, () => ok(aList("list-0123456789abcdef", "Birthday", 0)));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Create list")).toBeDefined());
+    await type("New list name", "  Birthday ");
+    buttonNamed("Create list")!.click();
+    await eventually(() => expect(platform.toasts).toEqual(["List created"]));
+    expect(service.to(CREATE_LIST)[0]!.body).toEqual({ name: "Birthday" });
+    expect(text()).toContain("Birthday0 items");
+    await eventually(() =>
+      expect(service.to(LIST).at(-1)!.url.searchParams.get("context")).toBe("list-0123456789abcdef"),
+    );
+  });
+
+  test("past the plan's lists, create says it could not and keeps the form", async () => {
+    service.on(LIST, () => listOf([]));
+    service.on(CREATE_LIST, () => fail(402, "PLAN_LIMIT_REACHED"));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Create list")).toBeDefined());
+    await type("New list name", "One more");
+    buttonNamed("Create list")!.click();
+    await eventually(() =>
+      expect(all("s-banner").map((b) => b.getAttribute("heading"))).toContain("The list couldn't be created"),
+    );
+    expect(valueOf("New list name")).toBe("One more");
+  });
+
+  test("rename and delete the open list; after a delete the default list opens", async () => {
+    service.reset(LISTS, () => listsOf([GIFTS, WISHLIST]));
+    service.on(LIST, () => listOf([BOOTS]));
+    service.on(RENAME_LIST, () => ok({ ...GIFTS, name: "Presents" }));
+    service.on(DELETE_LIST, () => ok({ context: "gifts", deleted: true, removedItems: 1 }));
+    await showPage();
+    await eventually(() => expect(buttonNamed("Open")).toBeDefined());
+    buttonNamed("Open")!.click();
+    await eventually(() => expect(valueOf("List name")).toBe("Gifts for Ana"));
+    await type("List name", "Presents");
+    buttonNamed("Rename")!.click();
+    await eventually(() => expect(platform.toasts).toEqual(["List renamed"]));
+    expect(service.to(RENAME_LIST)[0]!.body).toEqual({ context: "gifts", name: "Presents" });
+    expect(text()).toContain("Presents");
+    buttonNamed("Delete list")!.click();
+    await eventually(() => expect(platform.toasts).toHaveLength(2));
+    expect(platform.toasts[1]).toBe("List deleted, 1 item removed");
+    expect(service.to(DELETE_LIST)[0]!.body).toEqual({ context: "gifts" });
+    expect(text()).not.toContain("Presents");
+    await eventually(() => expect(service.to(LIST).at(-1)!.url.searchParams.get("context")).toBe("wishlist"));
+  });
+
+  test("removing an item lowers its list's count", async () => {
+    service.reset(LISTS, () => listsOf([WISHLIST]));
+    service.on(LIST, () => listOf([BOOTS, SCARF]));
+    service.on(REMOVE, () => ok({ id: BOOTS.id, state: "removed" }));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Boots", "Scarf"]));
+    buttonNamed("Remove")!.click();
+    await eventually(() => expect(text()).toContain("1 item"));
   });
 });

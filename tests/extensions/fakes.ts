@@ -72,6 +72,10 @@ export const LIST = "/api/customer-account/list";
 export const REMOVE = "/api/customer-account/remove";
 export const SHARE_CREATE = "/api/customer-account/share-create";
 export const SHARE_REVOKE = "/api/customer-account/share-revoke";
+export const LISTS = "/api/customer-account/lists";
+export const CREATE_LIST = "/api/customer-account/create-list";
+export const RENAME_LIST = "/api/customer-account/rename-list";
+export const DELETE_LIST = "/api/customer-account/delete-list";
 
 export function ok(data: unknown): Response {
   return new Response(JSON.stringify({ ok: true, data }), {

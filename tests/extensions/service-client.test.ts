@@ -2,7 +2,23 @@ import { describe, expect, test } from "vitest";
 import { SavedItemsError } from "../../extensions/shared/errors";
 import { createSavedItemsClient } from "../../extensions/saved-items-account/src/lib/service-client";
 import { TOKEN_REFRESH_MARGIN_MS } from "../../packages/client/src/index";
-import { APP, EXCHANGE, FakeClock, FakeService, LIST, REMOVE, deferred, fail, grant, ok, page } from "./fakes";
+import {
+  APP,
+  CREATE_LIST,
+  DELETE_LIST,
+  EXCHANGE,
+  FakeClock,
+  FakeService,
+  LIST,
+  LISTS,
+  REMOVE,
+  RENAME_LIST,
+  deferred,
+  fail,
+  grant,
+  ok,
+  page,
+} from "./fakes";
 
 /** A client on a fake service and a fake clock; jitter off (random = 1 gives the full delay). */
 function setup() {
@@ -260,5 +276,34 @@ describe("remove", () => {
     expect(request!.method).toBe("POST");
     expect(request!.headers.get("content-type")).toBe("application/json");
     expect(request!.body).toEqual({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" });
+  });
+});
+
+describe("the list operations", () => {
+  test("lists pages with limit and cursor; create, rename and delete post their bodies", async () => {
+    const { clock, service, client } = setup();
+    const list = { context: "gifts", name: "Gifts", itemCount: 0, createdAt: "x", updatedAt: "x" };
+    service
+      .on(EXCHANGE, grant(clock.time))
+      .on(LISTS, ok({ lists: [list], pageInfo: { hasNextPage: false, endCursor: "c" } }))
+      .on(CREATE_LIST, ok(list))
+      .on(RENAME_LIST, ok({ ...list, name: "Presents" }))
+      .on(DELETE_LIST, ok({ context: "gifts", deleted: true, removedItems: 0 }));
+
+    expect((await client.lists({ limit: 100, cursor: "abc" })).lists).toEqual([list]);
+    expect(await client.createList({ name: "Gifts" })).toEqual(list);
+    await client.createList({ name: "Gifts", context: "gifts" });
+    expect((await client.renameList({ context: "gifts", name: "Presents" })).name).toBe("Presents");
+    expect((await client.deleteList({ context: "gifts" })).deleted).toBe(true);
+
+    const [lists] = service.to(LISTS);
+    expect(lists!.method).toBe("GET");
+    expect(Object.fromEntries(lists!.url.searchParams)).toEqual({ limit: "100", cursor: "abc" });
+    expect(service.to(CREATE_LIST).map((request) => request.body)).toEqual([
+      { name: "Gifts" },
+      { name: "Gifts", context: "gifts" },
+    ]);
+    expect(service.to(RENAME_LIST)[0]!.body).toEqual({ context: "gifts", name: "Presents" });
+    expect(service.to(DELETE_LIST)[0]!.body).toEqual({ context: "gifts" });
   });
 });

@@ -5,12 +5,26 @@ import type {
   SaveOperationResult as ServiceSaveOperationResult,
 } from "~/services/saved-items/schemas";
 import type { DirectAccessGrant as ServiceGrant } from "~/services/direct-access/schemas";
+import type {
+  DeleteListResult as ServiceDeleteListResult,
+  ListsResult as ServiceListsResult,
+  SavedList as ServiceSavedList,
+} from "~/services/saved-items/list-schemas";
 import { normaliseAppUrl } from "../../extensions/saved-items-account/src/lib/app-url";
 import { listContextFrom } from "../../extensions/saved-items-account/src/lib/constants";
 import { errorMessageKey } from "../../extensions/saved-items-account/src/lib/error-messages";
 import { SavedItemsError } from "../../extensions/shared/errors";
 import { fallbackTitle, itemView } from "../../extensions/saved-items-account/src/lib/snapshot";
-import type { BatchResult, DirectAccessGrant, ListResult, SaveOperationResult } from "../../extensions/shared/wire";
+import type {
+  BatchResult,
+  DeleteListResult,
+  DirectAccessGrant,
+  ListResult,
+  ListsResult,
+  SavedList,
+  SaveOperationResult,
+} from "../../extensions/shared/wire";
+import { listTitle, withItemRemoved, withList, withoutList } from "../../extensions/saved-items-account/src/lib/lists";
 
 const item = (snapshot?: unknown, entityGid = "gid://shopify/Product/42") => ({
   id: "gid://shopify/Metaobject/1",
@@ -90,5 +104,33 @@ describe("the clients' wire types", () => {
     expectTypeOf<ServiceListResult>().toExtend<ListResult>();
     expectTypeOf<ServiceSaveOperationResult>().toExtend<SaveOperationResult>();
     expectTypeOf<ServiceGrant>().toExtend<DirectAccessGrant>();
+    expectTypeOf<ServiceSavedList>().toExtend<SavedList>();
+    expectTypeOf<ServiceListsResult>().toExtend<ListsResult>();
+    expectTypeOf<ServiceDeleteListResult>().toExtend<DeleteListResult>();
+  });
+});
+
+describe("the account page's lists", () => {
+  const list = (context: string, name: string | null, itemCount = 1) => ({
+    context,
+    name,
+    itemCount,
+    createdAt: "2026-07-01T12:00:00Z",
+    updatedAt: "2026-07-01T12:00:00Z",
+  });
+
+  test("a list is called by its name, the default list as the page, any other by its key", () => {
+    expect(listTitle(list("gifts", "Gifts"), "Saved items")).toBe("Gifts");
+    expect(listTitle(list("wishlist", null), "Saved items")).toBe("Saved items");
+    expect(listTitle(list("list-1", null), "Saved items")).toBe("list-1");
+  });
+
+  test("a changed list takes its place, a new one goes first, a deleted one goes, a removal counts down", () => {
+    const lists = [list("a", "A"), list("b", "B")];
+    expect(withList(lists, list("b", "Bee")).map((entry) => entry.name)).toEqual(["A", "Bee"]);
+    expect(withList(lists, list("c", "C")).map((entry) => entry.context)).toEqual(["c", "a", "b"]);
+    expect(withoutList(lists, "a").map((entry) => entry.context)).toEqual(["b"]);
+    expect(withItemRemoved([list("a", "A", 1)], "a")[0]!.itemCount).toBe(0);
+    expect(withItemRemoved([list("a", "A", 0)], "a")[0]!.itemCount).toBe(0);
   });
 });

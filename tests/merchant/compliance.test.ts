@@ -112,6 +112,20 @@ describe("customers/redact", () => {
     expect(owners(shop, "$app:save_item")).toEqual(Array(3).fill(gid(BOB)));
   });
 
+  test("deletes the customer's list directory with the lists create-list made", async () => {
+    const shop = await givenShop({ plan: "pro", customers });
+    for (const customerId of [ALICE, BOB]) {
+      const created = await callProxy("/proxy/api/create-list", { shop, customerId, body: { name: "Gifts" } });
+      expect(created.status).toBe(200);
+    }
+    expect(owners(shop, "$app:save_list_directory")).toEqual([gid(ALICE), gid(BOB)]);
+
+    await redact(shop, ALICE);
+
+    expect(owners(shop, "$app:save_list_directory")).toEqual([gid(BOB)]);
+    expect(owners(shop, "$app:save_list")).toEqual([gid(BOB)]);
+  });
+
   test("is idempotent: a redelivery, or a customer with nothing saved, succeeds and deletes nothing more", async () => {
     const shop = await givenShop({ plan: "pro", customers });
     await givenSavedItems(shop);

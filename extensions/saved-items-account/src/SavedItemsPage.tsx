@@ -10,6 +10,7 @@ import { createPager, INITIAL_PAGER_STATE, isEmpty, PAGE_SIZE, type PagerState }
 import { fallbackTitle, itemView } from "./lib/snapshot";
 import type { ListItem } from "../../shared/wire";
 import { createClientFor, extensionApi, listContext } from "./platform";
+import { ListSettings, ListsPanel, useLists } from "./ListsPanel";
 import { SharePanel } from "./SharePanel";
 
 export default async () => {
@@ -26,8 +27,11 @@ const NOT_CONFIGURED = new SavedItemsError(
 function SavedItemsPage() {
   const api = extensionApi() as Api;
   const t = api.i18n.translate;
-  const context = listContext(api);
+  const defaultContext = listContext(api);
+  const [context, setContext] = useState(defaultContext);
   const client = useMemo(() => createClientFor(api), [api]);
+  const lists = useLists(client);
+  const openList = lists.state.lists.find((list) => list.context === context);
   const [state, setState] = useState<PagerState>(INITIAL_PAGER_STATE);
   const pager = useMemo(
     () => client && createPager((cursor) => client.list({ context, limit: PAGE_SIZE, cursor }), setState),
@@ -56,6 +60,7 @@ function SavedItemsPage() {
     try {
       await client!.remove({ context, entityType: item.entityType, entityGid: item.entityGid });
       await pager!.removeLocally(item.id);
+      lists.itemRemoved(context);
       void api.toast.show(t("page.removed"));
     } catch (error) {
       setRemoveError(toSavedItemsError(error));
@@ -118,11 +123,23 @@ function SavedItemsPage() {
             </s-stack>
           </s-section>
         )}
-        {state.items.length > 0 && <SharePanel client={client} context={context} />}
+        {state.items.length > 0 && <SharePanel key={context} client={client} context={context} />}
         {state.hasNextPage && state.status !== "error" && (
           <s-button variant="secondary" loading={state.status === "loading-more"} onClick={() => void pager.loadMore()}>
             {t("page.loadMore")}
           </s-button>
+        )}
+        <ListsPanel client={client} lists={lists} open={context} onOpen={setContext} />
+        {openList && (
+          <ListSettings
+            client={client}
+            list={openList}
+            onRenamed={lists.put}
+            onDeleted={(deleted) => {
+              lists.drop(deleted);
+              setContext(defaultContext);
+            }}
+          />
         )}
       </s-stack>
     </s-page>

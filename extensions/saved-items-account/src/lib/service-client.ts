@@ -4,9 +4,12 @@ import {
   type Schemas,
 } from "../../../../packages/client/src/index";
 import type {
+  DeleteListResult,
   ItemIdentity,
   ListQuery,
   ListResult,
+  ListsResult,
+  SavedList,
   SaveOperationResult,
   ShareLink,
   ShareRevokeResult,
@@ -22,6 +25,10 @@ export interface SavedItemsClient {
   remove(identity: ItemIdentity): Promise<SaveOperationResult>;
   createShareLink(input: { context: string; displayName?: string }): Promise<ShareLink>;
   revokeShareLink(input: { context: string }): Promise<ShareRevokeResult>;
+  lists(query: { limit?: number; cursor?: string | null }): Promise<ListsResult>;
+  createList(input: { name: string; context?: string }): Promise<SavedList>;
+  renameList(input: { context: string; name: string }): Promise<SavedList>;
+  deleteList(input: { context: string }): Promise<DeleteListResult>;
 }
 
 /**
@@ -39,5 +46,9 @@ export function createSavedItemsClient({ appUrl, ...options }: SavedItemsClientO
     createShareLink: ({ context, displayName }) =>
       service.shareCreate(displayName ? { context, displayName } : { context }),
     revokeShareLink: ({ context }) => service.shareRevoke({ context }),
+    lists: ({ limit, cursor }) => service.lists({ limit, ...(cursor ? { cursor } : {}) }),
+    createList: ({ name, context }) => service.createList(context ? { name, context } : { name }),
+    renameList: ({ context, name }) => service.renameList({ context, name }),
+    deleteList: ({ context }) => service.deleteList({ context }),
   };
 }

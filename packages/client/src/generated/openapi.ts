@@ -200,6 +200,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/headless/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's lists
+         * @description The caller's lists that are not deleted, newest first, each with its name (null when never named) and its number of active items; forward pagination with an opaque cursor, as list. A list a save made a moment ago may take a moment to show (the platform's search lags writes).
+         */
+        get: operations["headlessLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/headless/create-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a named list
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409). Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         */
+        post: operations["headlessCreateList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/headless/rename-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename one of the caller's lists
+         * @description Sets the list's display name; a context the caller has no list for is NOT_FOUND (404).
+         */
+        post: operations["headlessRenameList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/headless/delete-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete one of the caller's lists
+         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
+         */
+        post: operations["headlessDeleteList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/customer-account/auth/exchange": {
         parameters: {
             query?: never;
@@ -400,6 +480,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/customer-account/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's lists
+         * @description The caller's lists that are not deleted, newest first, each with its name (null when never named) and its number of active items; forward pagination with an opaque cursor, as list. A list a save made a moment ago may take a moment to show (the platform's search lags writes).
+         */
+        get: operations["customerAccountLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-account/create-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a named list
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409). Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         */
+        post: operations["customerAccountCreateList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-account/rename-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename one of the caller's lists
+         * @description Sets the list's display name; a context the caller has no list for is NOT_FOUND (404).
+         */
+        post: operations["customerAccountRenameList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/customer-account/delete-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete one of the caller's lists
+         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
+         */
+        post: operations["customerAccountDeleteList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -441,6 +601,20 @@ export interface components {
             displayName?: string;
         };
         ShareRevokeRequest: {
+            context: string;
+        };
+        CreateListRequest: {
+            /** @description The list's display name, trimmed, 1 to 60 characters */
+            name: string;
+            /** @description The list's key, as save and list take it; left out, the service makes a new unique one */
+            context?: string;
+        };
+        RenameListRequest: {
+            context: string;
+            /** @description The list's display name, trimmed, 1 to 60 characters */
+            name: string;
+        };
+        DeleteListRequest: {
             context: string;
         };
         HeadlessModernExchangeRequest: {
@@ -542,6 +716,34 @@ export interface components {
             /** @description Whether the list has more items than were returned */
             hasMore: boolean;
         };
+        SavedList: {
+            /** @description The list's key: what save, list and the other item operations take */
+            context: string;
+            /** @description The display name, or null for a list never named */
+            name: string | null;
+            /** @description How many active items the list holds */
+            itemCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ListsResult: {
+            /** @description The caller's lists that are not deleted, newest first */
+            lists: components["schemas"]["SavedList"][];
+            pageInfo: {
+                hasNextPage: boolean;
+                /** @description Pass as cursor to get the next page; null on an empty page */
+                endCursor: string | null;
+            };
+        };
+        DeleteListResult: {
+            context: string;
+            /** @constant */
+            deleted: true;
+            /** @description How many active items this call removed (they stay stored, status removed) */
+            removedItems: number;
+        };
         DirectAccessGrant: {
             authorization: string;
             /** @constant */
@@ -558,7 +760,7 @@ export interface components {
             ok: false;
             error: {
                 /** @enum {string} */
-                code: "AUTH_REQUIRED" | "CUSTOMER_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_HEADLESS_SIGNATURE" | "INVALID_LEGACY_STOREFRONT_TOKEN" | "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH" | "VALIDATION_ERROR" | "DUPLICATE_SAVE" | "BATCH_CONFLICT" | "ITEM_NOT_FOUND" | "NOT_FOUND" | "PLAN_LIMIT_REACHED" | "RATE_LIMITED" | "PLATFORM_UPSTREAM_ERROR" | "INTERNAL_ERROR";
+                code: "AUTH_REQUIRED" | "CUSTOMER_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED" | "INVALID_HEADLESS_SIGNATURE" | "INVALID_LEGACY_STOREFRONT_TOKEN" | "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH" | "VALIDATION_ERROR" | "DUPLICATE_SAVE" | "BATCH_CONFLICT" | "LIST_EXISTS" | "ITEM_NOT_FOUND" | "NOT_FOUND" | "PLAN_LIMIT_REACHED" | "RATE_LIMITED" | "PLATFORM_UPSTREAM_ERROR" | "INTERNAL_ERROR";
                 /** @description Human-readable; names the failing fields for VALIDATION_ERROR */
                 message: string;
                 /** @description Whether repeating the same request later can succeed */
@@ -604,6 +806,21 @@ export interface components {
             /** @constant */
             ok: true;
             data: components["schemas"]["SharedListResult"];
+        };
+        ListsResultEnvelope: {
+            /** @constant */
+            ok: true;
+            data: components["schemas"]["ListsResult"];
+        };
+        SavedListEnvelope: {
+            /** @constant */
+            ok: true;
+            data: components["schemas"]["SavedList"];
+        };
+        DeleteListResultEnvelope: {
+            /** @constant */
+            ok: true;
+            data: components["schemas"]["DeleteListResult"];
         };
     };
     responses: never;
@@ -2437,6 +2654,757 @@ export interface operations {
             };
         };
     };
+    headlessLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListsResultEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    headlessCreateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedListEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description LIST_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIST_EXISTS";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    headlessRenameList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedListEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    headlessDeleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteListResultEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
     customerAccountExchange: {
         parameters: {
             query?: never;
@@ -4144,6 +5112,757 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    customerAccountLists: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListsResultEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    customerAccountCreateList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedListEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description LIST_EXISTS */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "LIST_EXISTS";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    customerAccountRenameList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedListEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "RATE_LIMITED";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "INTERNAL_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+            /** @description PLATFORM_UPSTREAM_ERROR */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLATFORM_UPSTREAM_ERROR";
+                            /** @constant */
+                            retryable?: true;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    customerAccountDeleteList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteListResultEnvelope"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_REQUIRED, INVALID_TOKEN, TOKEN_EXPIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "AUTH_REQUIRED" | "INVALID_TOKEN" | "TOKEN_EXPIRED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description PLAN_LIMIT_REACHED */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "PLAN_LIMIT_REACHED";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description SHOP_NOT_INSTALLED, CHANNEL_NOT_ENTITLED, CHANNEL_MISMATCH */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "SHOP_NOT_INSTALLED" | "CHANNEL_NOT_ENTITLED" | "CHANNEL_MISMATCH";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                            /** @constant */
+                            retryable?: false;
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
