@@ -130,9 +130,22 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
   }
 
   all(lines, "li").forEach(bindLine);
-  subscribe(() => {
-    saved.replaceChildren(...savedRows(context).map(savedRow));
-    refresh();
+  const load = () =>
+    loadSavedState(config).then(() =>
+      subscribe(() => {
+        saved.replaceChildren(...savedRows(context).map(savedRow));
+        refresh();
+      }),
+    );
+  // The saved list is read once the block is seen: a closed cart drawer on every page costs nothing
+  // until it is opened. The block is ready at once when hidden, after the read when shown.
+  return new Promise((ready) => {
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) {
+        seen.disconnect();
+        load().then(ready);
+      } else ready();
+    });
+    seen.observe(root);
   });
-  return loadSavedState(config);
 }
