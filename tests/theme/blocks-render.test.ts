@@ -153,6 +153,22 @@ describe("theme blocks rendered with liquidjs", () => {
     expect(linesOff).not.toContain("data-key=");
   });
 
+  test("'Save to…' and the lists' controls render for a logged-in customer where their settings ask", async () => {
+    const theme = createThemeRenderer({ locale: "fr" });
+    for (const customer of [undefined, 1001]) {
+      const scope = { ...globalsFor(customer), product: shirt() };
+      const button = (await theme.renderBlock("save-button", scope, { save_to: "true" })).html;
+      const list = (await theme.renderBlock("saved-items", scope, { manage_lists: "true" })).html;
+      expect(button.includes("Enregistrer dans…"), String(customer)).toBe(Boolean(customer));
+      expect(list.includes('class="si-lists"'), String(customer)).toBe(Boolean(customer));
+      expect(attribute(list, "data-lists")).toBe("1");
+      expect(attribute(list, "data-t-default")).toBe("Liste par défaut");
+    }
+    const plain = { ...globalsFor(1001), product: shirt() };
+    expect((await theme.renderBlock("save-button", plain)).html).not.toContain("Enregistrer dans…");
+    expect((await theme.renderBlock("saved-items", plain)).html).not.toContain('class="si-lists"');
+  });
+
   test("schemas: targets, no assets, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
       ["save-button", "saved-items", "saved-items-embed", "save-for-later"].map((name) => [name, readBlock(name)]),
