@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, retryable: false },
   DUPLICATE_SAVE: { status: 409, retryable: false },
   BATCH_CONFLICT: { status: 409, retryable: false },
+  LIST_EXISTS: { status: 409, retryable: false },
   ITEM_NOT_FOUND: { status: 404, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   PLAN_LIMIT_REACHED: { status: 402, retryable: false },

@@ -11,16 +11,26 @@ export interface Plan {
   monthlyRequests: number;
   /** 0 means batch is not available on the plan. */
   maxBatchOperations: number;
+  /** How many lists create-list may have made that are not deleted (docs/decisions/0008-named-lists.md). */
+  maxNamedLists: number;
   channels: readonly Channel[];
 }
 
 export const PLANS: Record<PlanKey, Plan> = {
-  free: { key: "free", name: "Free", monthlyRequests: 500, maxBatchOperations: 0, channels: ["online-store"] },
+  free: {
+    key: "free",
+    name: "Free",
+    monthlyRequests: 500,
+    maxBatchOperations: 0,
+    maxNamedLists: 2,
+    channels: ["online-store"],
+  },
   starter: {
     key: "starter",
     name: "Starter",
     monthlyRequests: 5_000,
     maxBatchOperations: 10,
+    maxNamedLists: 5,
     channels: ["online-store"],
   },
   pro: {
@@ -28,6 +38,7 @@ export const PLANS: Record<PlanKey, Plan> = {
     name: "Pro",
     monthlyRequests: 50_000,
     maxBatchOperations: 50,
+    maxNamedLists: 20,
     channels: ["online-store", "customer-account"],
   },
   scale: {
@@ -35,6 +46,7 @@ export const PLANS: Record<PlanKey, Plan> = {
     name: "Scale",
     monthlyRequests: 250_000,
     maxBatchOperations: 50,
+    maxNamedLists: 50,
     channels: ["online-store", "customer-account", "headless"],
   },
 };

@@ -211,6 +211,52 @@ export type SavedItemsListActiveQuery = { metaobjects: { edges: Array<(
       ) }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
 
+export type SavedItemsNamedListFragment = (
+  Pick<AdminTypes.Metaobject, 'id' | 'createdAt' | 'updatedAt'>
+  & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+);
+
+export type SavedItemsReadNamedListQueryVariables = AdminTypes.Exact<{
+  list: AdminTypes.MetaobjectHandleInput;
+  directory: AdminTypes.MetaobjectHandleInput;
+}>;
+
+
+export type SavedItemsReadNamedListQuery = { list?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Metaobject, 'id' | 'createdAt' | 'updatedAt'>
+    & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+  )>, directory?: AdminTypes.Maybe<{ namedLists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }> };
+
+export type SavedItemsWriteNamedListMutationVariables = AdminTypes.Exact<{
+  list: AdminTypes.MetaobjectHandleInput;
+  listFields: AdminTypes.MetaobjectUpsertInput;
+  directory: AdminTypes.MetaobjectHandleInput;
+  directoryFields: AdminTypes.MetaobjectUpsertInput;
+  writeDirectory: AdminTypes.Scalars['Boolean']['input'];
+}>;
+
+
+export type SavedItemsWriteNamedListMutation = { list?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<(
+      Pick<AdminTypes.Metaobject, 'id' | 'createdAt' | 'updatedAt'>
+      & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+    )>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }>, directory?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
+
+export type SavedItemsReadListsQueryVariables = AdminTypes.Exact<{
+  type: AdminTypes.Scalars['String']['input'];
+  query: AdminTypes.Scalars['String']['input'];
+  first: AdminTypes.Scalars['Int']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type SavedItemsReadListsQuery = { metaobjects: { edges: Array<(
+      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
+      & { node: (
+        Pick<AdminTypes.Metaobject, 'id' | 'createdAt' | 'updatedAt'>
+        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+      ) }
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+
 export type SavedItemsShareReadListQueryVariables = AdminTypes.Exact<{
   handle: AdminTypes.MetaobjectHandleInput;
 }>;
@@ -254,6 +300,8 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsInventoryItemVariant($id: ID!) {\n    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }\n  }": {return: SavedItemsInventoryItemVariantQuery, variables: SavedItemsInventoryItemVariantQueryVariables},
   "#graphql\n  query SavedItemsReadList($list: MetaobjectHandleInput!, $type: String!, $first: Int!, $query: String!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsListIndex }\n    items: metaobjects(type: $type, first: $first, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsListIndex on Metaobject {\n    id\n    index: field(key: \"active_items\") { value }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListQuery, variables: SavedItemsReadListQueryVariables},
   "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
+  "#graphql\n  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }\n    directory: metaobjectByHandle(handle: $directory) { namedLists: field(key: \"named_lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadNamedListQuery, variables: SavedItemsReadNamedListQueryVariables},
+  "#graphql\n  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: \"id\", reverse: true) {\n      edges { cursor node { ...SavedItemsNamedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListsQuery, variables: SavedItemsReadListsQueryVariables},
   "#graphql\n  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id handle fields { key value } }\n  }": {return: SavedItemsShareReadListQuery, variables: SavedItemsShareReadListQueryVariables},
   "#graphql\n  query SavedItemsFindShared($type: String!, $query: String!) {\n    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }\n  }": {return: SavedItemsFindSharedQuery, variables: SavedItemsFindSharedQueryVariables},
 }
@@ -263,6 +311,7 @@ interface GeneratedMutationTypes {
   "#graphql\n  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {\n    metaobjectBulkDelete(where: { ids: $ids }) {\n      job { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsComplianceDeleteRecordsMutation, variables: SavedItemsComplianceDeleteRecordsMutationVariables},
   "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
   "#graphql\n  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {\n    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }\n  }": {return: SavedItemsFlowTriggerMutation, variables: SavedItemsFlowTriggerMutationVariables},
+  "#graphql\n  mutation SavedItemsWriteNamedList(\n    $list: MetaobjectHandleInput!\n    $listFields: MetaobjectUpsertInput!\n    $directory: MetaobjectHandleInput!\n    $directoryFields: MetaobjectUpsertInput!\n    $writeDirectory: Boolean!\n  ) {\n    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {\n      metaobject { ...SavedItemsNamedList }\n      userErrors { field message code }\n    }\n    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsWriteNamedListMutation, variables: SavedItemsWriteNamedListMutationVariables},
   "#graphql\n  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {\n    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }\n  }": {return: SavedItemsShareUpdateMutation, variables: SavedItemsShareUpdateMutationVariables},
 }
 declare module '~/platform/admin-graphql.server' {

@@ -102,6 +102,7 @@ describe("shopify.app.toml", () => {
         .sort();
     expect(filterable("save_list")).toEqual(["customer_id", "share_token_hash"]);
     expect(filterable("save_item")).toEqual(["customer_id", "entity_gid", "list_key", "status"]);
+    expect(filterable("save_list_directory")).toEqual(["customer_id"]);
   });
 });
 

@@ -42,10 +42,11 @@ describe("docs/api.md", () => {
   test("gives the plan table of app/services/plans.ts", () => {
     const rows = tableRows("Plan");
     expect(rows.map(([name]) => name)).toEqual(PLAN_KEYS.map((key) => PLANS[key].name));
-    for (const [name, requests, batch] of rows) {
+    for (const [name, requests, batch, , lists] of rows) {
       const plan = PLAN_KEYS.map((key) => PLANS[key]).find((candidate) => candidate.name === name)!;
       expect(Number(requests!.replace(/,/g, "")), name).toBe(plan.monthlyRequests);
       expect(batch, name).toBe(plan.maxBatchOperations === 0 ? "none" : `up to ${plan.maxBatchOperations}`);
+      expect(Number(lists), name).toBe(plan.maxNamedLists);
     }
   });
 });

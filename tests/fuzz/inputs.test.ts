@@ -154,13 +154,18 @@ const BODY_FIELDS: Record<string, readonly string[]> = {
   batch: ["action", "context", "entityType", "entityGid", "source", "snapshot"],
   "share-create": ["context", "displayName"],
   "share-revoke": ["context"],
+  "create-list": ["name", "context"],
+  "rename-list": ["context", "name"],
+  "delete-list": ["context"],
 };
 
 function validBody(operation: OperationName): Record<string, unknown> {
   if (operation === "remove") return anIdentity();
   if (operation === "batch") return { operations: [{ action: "save", ...aSaveRequest() }] };
   if (operation === "share-create") return { context: "wishlist", displayName: "Ana" };
-  if (operation === "share-revoke") return { context: "wishlist" };
+  if (operation === "share-revoke" || operation === "delete-list") return { context: "wishlist" };
+  if (operation === "create-list") return { name: "Gifts", context: "gifts" };
+  if (operation === "rename-list") return { context: "wishlist", name: "Gifts" };
   return aSaveRequest();
 }
 
@@ -170,7 +175,11 @@ function brokenBody(random: Random, operation: OperationName): { label: string; 
   const target =
     operation === "batch" ? ((body.operations as Record<string, unknown>[])[0] as Record<string, unknown>) : body;
   const field = random.pick(BODY_FIELDS[operation]!);
-  const optional = field === "snapshot" || field === "displayName" || (operation === "batch" && field === "source");
+  const optional =
+    field === "snapshot" ||
+    field === "displayName" ||
+    (operation === "batch" && field === "source") ||
+    (operation === "create-list" && field === "context");
   const kind = random.int(0, optional ? 1 : 2);
   if (field === "snapshot")
     target.snapshot =
@@ -270,11 +279,13 @@ const QUERY_FIELDS: Record<string, Record<string, string>> = {
   list: { context: "wishlist", limit: "20", cursor: "abc" },
   "is-saved": { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" },
   "shared-list": { token: "A".repeat(43), limit: "20" },
+  lists: { limit: "20", cursor: "abc" },
 };
 const REQUIRED_QUERY_FIELDS: Record<string, readonly string[]> = {
   list: ["context"],
   "is-saved": ["context", "entityType", "entityGid"],
   "shared-list": ["token"],
+  lists: [],
 };
 const BAD_LIMITS = ["0", "-1", "101", "abc", "1.5", "", "NaN", "Infinity", "1e3", "5\n", "２０"];
 
@@ -287,7 +298,8 @@ function queryCase(random: Random, operation: OperationName): Case {
   const field = random.pick(fields.map(([key]) => key));
   const set = (value: string) =>
     fields.map(([key, current]): [string, string] => [key, key === field ? value : current]);
-  switch (random.int(0, 5)) {
+  // An operation without required fields has no "field missing" case.
+  switch (random.int(REQUIRED_QUERY_FIELDS[operation]!.length === 0 ? 1 : 0, 5)) {
     case 0: {
       const missing = random.pick(REQUIRED_QUERY_FIELDS[operation]!);
       const junk: [string, string][] = Array.from({ length: random.int(0, 5) }, () => [

@@ -61,6 +61,13 @@ function expectEveryDocumentedCodeSeen(route: DocumentedRoute, seen: Set<string>
   expect([...seen].filter((code) => documented.has(code)).sort(), route.path).toEqual(expected);
 }
 
+/** Valid bodies of the list operations, on the list the test's first save makes. */
+const LIST_BODIES: Record<string, Record<string, unknown>> = {
+  "create-list": { name: "Gifts", context: "gifts" },
+  "rename-list": { context: "wishlist", name: "Gifts" },
+  "delete-list": { context: "wishlist" },
+};
+
 const operationRoutes = DIRECT_ROUTES.filter((route) => !route.path.endsWith("/auth/exchange"));
 
 describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
@@ -77,13 +84,19 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
     function validCall(token: string, overrides: Partial<Record<string, unknown>> = {}): DirectCall {
       if (route.method === "get") {
         const query =
-          name === "list" ? { context: "wishlist" } : name === "shared-list" ? { token: shareToken } : identityQuery();
+          name === "list"
+            ? { context: "wishlist" }
+            : name === "shared-list"
+              ? { token: shareToken }
+              : name === "lists"
+                ? {}
+                : identityQuery();
         return { method: "GET", token, query: { ...query, ...(overrides as Record<string, string>) } };
       }
       const body =
         name === "batch"
           ? { operations: [{ action: "save", ...aSaveRequest(overrides) }] }
-          : { ...aSaveRequest(), ...overrides };
+          : { ...(LIST_BODIES[name] ?? aSaveRequest()), ...overrides };
       return { method: "POST", token, body };
     }
 
@@ -163,6 +176,28 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
           expect((await send(validCall(token))).body.data).toMatchObject({ displayName: "Ana", hasMore: false });
           break;
         }
+        case "lists": {
+          const result = await send(validCall(token));
+          expect(result.body.data.lists[0]).toMatchObject({ context: "wishlist", name: null, itemCount: 1 });
+          await send(validCall(token, { cursor: "not-a-cursor" })); // VALIDATION_ERROR
+          break;
+        }
+        case "create-list":
+          expect((await send(validCall(token))).body.data).toMatchObject({ context: "gifts", name: "Gifts" });
+          await send(validCall(token)); // LIST_EXISTS
+          break;
+        case "rename-list":
+          expect((await send(validCall(token))).body.data).toMatchObject({ name: "Gifts", itemCount: 1 });
+          await send(validCall(token, { context: "no-such-list" })); // NOT_FOUND
+          break;
+        case "delete-list":
+          expect((await send(validCall(token))).body.data).toEqual({
+            context: "wishlist",
+            deleted: true,
+            removedItems: 1,
+          });
+          await send(validCall(token)); // NOT_FOUND
+          break;
       }
 
       // The method, the credential, the input.

@@ -30,6 +30,14 @@ import {
   ShareRevokeResultSchema,
 } from "~/services/saved-items/sharing-schemas";
 import {
+  CreateListRequestSchema,
+  DeleteListRequestSchema,
+  DeleteListResultSchema,
+  ListsResultSchema,
+  RenameListRequestSchema,
+  SavedListSchema,
+} from "~/services/saved-items/list-schemas";
+import {
   DIRECT_ROUTES,
   directChannelErrorCodes,
   errorsByStatus,
@@ -180,6 +188,9 @@ function requestComponents(): ComponentRegistry {
   registry.add(BatchRequestSchema, { id: "BatchRequest" });
   registry.add(ShareCreateRequestSchema, { id: "ShareCreateRequest" });
   registry.add(ShareRevokeRequestSchema, { id: "ShareRevokeRequest" });
+  registry.add(CreateListRequestSchema, { id: "CreateListRequest" });
+  registry.add(RenameListRequestSchema, { id: "RenameListRequest" });
+  registry.add(DeleteListRequestSchema, { id: "DeleteListRequest" });
   registry.add(HeadlessModernExchangeRequestSchema, { id: "HeadlessModernExchangeRequest" });
   registry.add(HeadlessLegacyExchangeRequestSchema, { id: "HeadlessLegacyExchangeRequest" });
   registry.add(HeadlessExchangeRequestSchema, {
@@ -202,6 +213,9 @@ function responseComponents(): { registry: ComponentRegistry; envelopes: Map<z.Z
   registry.add(ShareRevokeResultSchema, { id: "ShareRevokeResult" });
   registry.add(SharedItemSchema, { id: "SharedItem" });
   registry.add(SharedListResultSchema, { id: "SharedListResult" });
+  registry.add(SavedListSchema, { id: "SavedList" });
+  registry.add(ListsResultSchema, { id: "ListsResult" });
+  registry.add(DeleteListResultSchema, { id: "DeleteListResult" });
   registry.add(DirectAccessGrantSchema, { id: "DirectAccessGrant" });
   registry.add(errorEnvelopeSchema(directChannelErrorCodes()), {
     id: "ErrorEnvelope",

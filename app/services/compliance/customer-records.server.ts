@@ -4,10 +4,11 @@ import {
   parseStoredJson,
   SAVE_ITEM_FRAGMENT,
   SAVE_ITEM_TYPE,
+  SAVE_LIST_DIRECTORY_TYPE,
   SAVE_LIST_TYPE,
 } from "~/services/saved-items/metaobject-store.server";
 
-// Both metaobject types carry the customer's GID in an admin-filterable customer_id field (see
+// Every metaobject type of the app carries the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
 const customerQuery = (customerGid: string) => `fields.customer_id:"${customerGid}"`;
 
@@ -161,6 +162,8 @@ export async function deleteCustomerRecords(
   for (const [type, document, counter] of [
     [SAVE_ITEM_TYPE, CUSTOMER_ITEM_IDS, "items"],
     [SAVE_LIST_TYPE, CUSTOMER_LIST_IDS, "lists"],
+    // The directory holds only keys of the customer's lists.
+    [SAVE_LIST_DIRECTORY_TYPE, CUSTOMER_LIST_IDS, "lists"],
   ] as const) {
     for await (const nodes of pages((after) =>
       runAdminGraphql(admin, document, {

@@ -35,6 +35,7 @@ import {
   type ItemWrite,
   type ListRecord,
   type ListWrite,
+  type SaveItemRecord,
 } from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
@@ -50,7 +51,7 @@ export interface ItemChange {
 }
 
 // date_time fields take second precision.
-const isoSeconds = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
+export const isoSeconds = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /** How many pages of search build the index of a list that has none (written before lists kept one). */
 const MAX_PAGES_TO_INDEX = 10;
@@ -65,11 +66,21 @@ const MAX_PAGES_TO_INDEX = 10;
  */
 export async function applyItemChanges(caller: Caller, changes: ItemChange[]): Promise<ChangeOutcome[]> {
   const contexts = [...new Set(changes.map((change) => change.item.context))];
+  return withWriteLocks(
+    contexts.map((context) => listLockKey(caller, context)),
+    (held) => applyLocked(caller, changes, contexts, held, {}),
+  );
+}
+
+/** The lock every writer of one of a customer's lists holds, item writes and list operations alike. */
+export function listLockKey(caller: Caller, context: string): string {
+  return `list:${caller.shop}/${listHandle(caller.customerGid, context)}`;
+}
+
+/** Runs `work` holding the locks (across instances); locks that cannot be had are a retryable INTERNAL_ERROR. */
+export async function withWriteLocks<T>(keys: string[], work: (held: HeldLocks) => Promise<T>): Promise<T> {
   try {
-    return await getCoordinator().withLocks(
-      contexts.map((context) => `list:${caller.shop}/${listHandle(caller.customerGid, context)}`),
-      (held) => applyLocked(caller, changes, contexts, held),
-    );
+    return await getCoordinator().withLocks(keys, work);
   } catch (error) {
     if (error instanceof LockUnavailableError) {
       throw new ServiceError(
@@ -95,11 +106,33 @@ interface ListWork {
   gone: string[];
 }
 
+/**
+ * How delete-list removes a list's items through the same path: `known` holds the items as it
+ * just read them under the list's lock (so they are not read again), and `keepIndex` leaves the
+ * list's index as it is, to be written once every removal has succeeded: until then it still names
+ * every item that may be active, and a retry finds them.
+ */
+export interface LockedApplyOptions {
+  known?: ReadonlyMap<string, SaveItemRecord>;
+  keepIndex?: boolean;
+}
+
+/** applyItemChanges for a caller that already holds the lock of every list the changes touch. */
+export function applyItemChangesLocked(
+  caller: Caller,
+  changes: ItemChange[],
+  held: HeldLocks,
+  options: LockedApplyOptions,
+): Promise<ChangeOutcome[]> {
+  return applyLocked(caller, changes, [...new Set(changes.map((change) => change.item.context))], held, options);
+}
+
 async function applyLocked(
   caller: Caller,
   changes: ItemChange[],
   contexts: string[],
   held: HeldLocks,
+  options: LockedApplyOptions,
 ): Promise<ChangeOutcome[]> {
   const store = getListStateStore();
   const shopVersion = await readShopVersion(caller.shop);
@@ -113,7 +146,7 @@ async function applyLocked(
       key,
       handle: listHandle(caller.customerGid, context),
       state,
-      index: exact ? activeHandles(state) : undefined,
+      index: options.keepIndex ? [] : exact ? activeHandles(state) : undefined,
       changes: [],
       gone: [],
     });
@@ -133,7 +166,13 @@ async function applyLocked(
 
   const knowledge = new Map<string, Knowledge>();
   for (const list of lists.values()) {
-    for (const { change } of list.changes) knowledge.set(change.handle, knowledgeOf(list.state, change.handle));
+    for (const { change } of list.changes) {
+      const record = options.known?.get(change.handle);
+      knowledge.set(
+        change.handle,
+        record ? { kind: "known", item: observedItem(record) } : knowledgeOf(list.state, change.handle),
+      );
+    }
   }
   const learned = await readMissing(caller, lists, knowledge);
 
@@ -153,7 +192,7 @@ async function applyLocked(
       if (itemPlan.kind === "answer") outcomes[position] = itemPlan.outcome;
       else writes.push({ write: toWrite(caller, change, itemPlan), list, handle: change.handle, position });
     });
-    if (plan.index)
+    if (plan.index && !options.keepIndex)
       listWrites.push({ handle: list.handle, customerGid: caller.customerGid, context, index: plan.index });
   }
 
@@ -303,11 +342,15 @@ async function readMissing(
  * search (which may lag behind writes of the last moments: the one time the index can miss one).
  */
 async function indexOf(caller: Caller, list: ListWork, record: ListRecord): Promise<string[]> {
-  if (record.index) return record.index;
+  return record.index ?? indexFromSearch(caller, list.handle);
+}
+
+/** The active items of a list that has no index, as search finds them (MAX_PAGES_TO_INDEX pages at most). */
+export async function indexFromSearch(caller: Caller, handle: string): Promise<string[]> {
   const handles: string[] = [];
   let after: string | undefined;
   for (let page = 0; page < MAX_PAGES_TO_INDEX; page++) {
-    const { items, hasNextPage } = await listActiveItems(caller.admin, list.handle, MAX_LIST_LIMIT, after);
+    const { items, hasNextPage } = await listActiveItems(caller.admin, handle, MAX_LIST_LIMIT, after);
     for (const item of items) if (item.status === "active") handles.push(itemHandle(caller.customerGid, item));
     if (!hasNextPage) break;
     after = items.at(-1)?.cursor;

@@ -12,6 +12,7 @@ import type { Caller } from "./caller";
 import { identityKey } from "./handles.server";
 import { isSaved, listSaved } from "./reads.server";
 import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
+import { createList, deleteList, listLists, renameList } from "./named-lists.server";
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
@@ -32,7 +33,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
-  if (["save", "toggle", "remove", "batch"].includes(operation))
+  if (["save", "toggle", "remove", "batch", "create-list", "rename-list", "delete-list"].includes(operation))
     await assertNotBeingRedacted(caller.shop, caller.customerGid);
   const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
@@ -94,6 +95,10 @@ const HANDLERS: { [Op in OperationName]: (caller: Caller, input: OperationInput<
     "share-create": createShareLink,
     "share-revoke": revokeShareLink,
     "shared-list": readSharedList,
+    lists: listLists,
+    "create-list": createList,
+    "rename-list": renameList,
+    "delete-list": deleteList,
   };
 
 async function applyOne(caller: Caller, change: ItemChange): Promise<SaveOperationResult> {

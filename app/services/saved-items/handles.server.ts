@@ -12,6 +12,11 @@ export function listHandle(customerGid: string, context: string): string {
   return `sl-${digest([customerGid, context]).slice(0, 40)}`;
 }
 
+/** The customer's list directory (save_list_directory): the lists create-list made. */
+export function listDirectoryHandle(customerGid: string): string {
+  return `sd-${digest([customerGid]).slice(0, 40)}`;
+}
+
 export function itemHandle(customerGid: string, item: ItemIdentity): string {
   return `si-${digest([customerGid, item.context, item.entityType, item.entityGid]).slice(0, 48)}`;
 }

@@ -11,6 +11,7 @@ import { ENTITY_TYPES, type EntityType, type ItemState } from "./schemas";
 
 export const SAVE_LIST_TYPE = "$app:save_list";
 export const SAVE_ITEM_TYPE = "$app:save_item";
+export const SAVE_LIST_DIRECTORY_TYPE = "$app:save_list_directory";
 
 /** A save_item as stored on the platform (its fields are the keys of shopify.app.toml). */
 export interface SaveItemRecord {
@@ -260,6 +261,8 @@ async function runMutation(
           customer_id: entry.customerGid,
           context: entry.context,
           [INDEX_FIELD]: JSON.stringify(entry.index),
+          // A save to a list delete-list deleted brings it back (unnamed: the delete cleared the name).
+          deleted_at: "",
         }),
       };
     } else if (entry.kind === "activate") {

@@ -20,6 +20,15 @@ import {
   ShareRevokeRequestSchema,
   ShareRevokeResultSchema,
 } from "./sharing-schemas";
+import {
+  CreateListRequestSchema,
+  DeleteListRequestSchema,
+  DeleteListResultSchema,
+  ListsQuerySchema,
+  ListsResultSchema,
+  RenameListRequestSchema,
+  SavedListSchema,
+} from "./list-schemas";
 
 interface OperationEntry {
   method: "GET" | "POST";
@@ -151,6 +160,59 @@ export const OPERATIONS = {
         "The active items (snapshot included, no ids) and the display name of the list a share token opens, in the " +
         "caller's shop; counts against the budget like list. An unknown or revoked token, or one of another shop, is " +
         "NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).",
+    },
+  },
+  lists: {
+    method: "GET",
+    input: ListsQuerySchema,
+    output: ListsResultSchema,
+    errors: [],
+    doc: {
+      id: "Lists",
+      summary: "List the caller's lists",
+      description:
+        "The caller's lists that are not deleted, newest first, each with its name (null when never named) and its " +
+        "number of active items; forward pagination with an opaque cursor, as list. A list a save made a moment " +
+        "ago may take a moment to show (the platform's search lags writes).",
+    },
+  },
+  "create-list": {
+    method: "POST",
+    input: CreateListRequestSchema,
+    output: SavedListSchema,
+    errors: ["LIST_EXISTS"],
+    doc: {
+      id: "CreateList",
+      summary: "Create a named list",
+      description:
+        "Creates a list with a display name; without context the service makes a new unique key. A list with that " +
+        "context that is not deleted is LIST_EXISTS (409). Past the plan's number of lists made with create-list " +
+        "(Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.",
+    },
+  },
+  "rename-list": {
+    method: "POST",
+    input: RenameListRequestSchema,
+    output: SavedListSchema,
+    errors: ["NOT_FOUND"],
+    doc: {
+      id: "RenameList",
+      summary: "Rename one of the caller's lists",
+      description: "Sets the list's display name; a context the caller has no list for is NOT_FOUND (404).",
+    },
+  },
+  "delete-list": {
+    method: "POST",
+    input: DeleteListRequestSchema,
+    output: DeleteListResultSchema,
+    errors: ["NOT_FOUND"],
+    doc: {
+      id: "DeleteList",
+      summary: "Delete one of the caller's lists",
+      description:
+        "Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its " +
+        "name and share link and marks it deleted, so lists no longer shows it. A later save to the same context " +
+        "brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).",
     },
   },
 } as const satisfies Record<string, OperationEntry>;

@@ -1,0 +1,279 @@
+import { randomBytes } from "node:crypto";
+import { clock } from "~/lib/clock";
+import { ServiceError } from "~/lib/errors";
+import { runAdminGraphql } from "~/platform/admin-graphql.server";
+import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
+import type { SavedItemsNamedListFragment } from "~/types/admin.generated";
+import {
+  applyItemChangesLocked,
+  indexFromSearch,
+  isoSeconds,
+  listLockKey,
+  withWriteLocks,
+} from "./apply-item-changes.server";
+import type { Caller } from "./caller";
+import { listDirectoryHandle, listHandle } from "./handles.server";
+import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
+import type {
+  CreateListRequest,
+  DeleteListRequest,
+  DeleteListResult,
+  ListsQuery,
+  ListsResult,
+  RenameListRequest,
+  SavedList,
+} from "./list-schemas";
+import {
+  parseStoredJson,
+  readItemRecords,
+  SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_TYPE,
+  type SaveItemRecord,
+} from "./metaobject-store.server";
+import { assertListExists, decideCreateList, directoryWithout, storedStrings } from "./named-lists";
+
+/**
+ * The list operations (docs/decisions/0008-named-lists.md). A list's name and deleted mark live on
+ * its save_list; the customer's save_list_directory holds the lists create-list made, which the
+ * plan's limit counts. Every write holds the list's lock (the one item writes hold) and, when it
+ * changes the directory, the directory's; what it decides from is read by handle under them.
+ */
+
+/** How many items delete-list reads and removes per round: the batch's bound, a known-safe cost. */
+const DELETE_CHUNK = 50;
+
+const NAMED_LIST_FRAGMENT = `#graphql
+  fragment SavedItemsNamedList on Metaobject {
+    id
+    createdAt
+    updatedAt
+    fields { key value }
+  }`;
+
+const READ_NAMED_LIST = `#graphql
+  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
+    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }
+    directory: metaobjectByHandle(handle: $directory) { namedLists: field(key: "named_lists") { value } }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+const WRITE_NAMED_LIST = `#graphql
+  mutation SavedItemsWriteNamedList(
+    $list: MetaobjectHandleInput!
+    $listFields: MetaobjectUpsertInput!
+    $directory: MetaobjectHandleInput!
+    $directoryFields: MetaobjectUpsertInput!
+    $writeDirectory: Boolean!
+  ) {
+    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {
+      metaobject { ...SavedItemsNamedList }
+      userErrors { field message code }
+    }
+    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+const READ_LISTS = `#graphql
+  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: "id", reverse: true) {
+      edges { cursor node { ...SavedItemsNamedList } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+type NamedListNode = SavedItemsNamedListFragment;
+
+const fieldOf = (node: NamedListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
+
+interface StoredList {
+  node: NamedListNode;
+  deleted: boolean;
+  /** The handles of its active items; null for a list written before lists kept an index. */
+  index: string[] | null;
+}
+
+function toStoredList(node: NamedListNode | null | undefined): StoredList | null {
+  if (!node) return null;
+  const index = parseStoredJson(fieldOf(node, "active_items"));
+  return {
+    node,
+    deleted: fieldOf(node, "deleted_at") !== null,
+    index: Array.isArray(index) ? storedStrings(index) : null,
+  };
+}
+
+async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList> {
+  const { node } = list;
+  const context = fieldOf(node, "context") ?? "";
+  const index = list.index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
+  return {
+    context,
+    name: fieldOf(node, "name"),
+    itemCount: index.length,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+  };
+}
+
+const directoryLockKey = (caller: Caller) => `lists:${caller.shop}/${listDirectoryHandle(caller.customerGid)}`;
+
+/** A list and the customer's directory, by handle: current, as the locks held make them. */
+async function readNamedList(caller: Caller, context: string): Promise<{ list: StoredList | null; named: string[] }> {
+  const data = await runAdminGraphql(caller.admin, READ_NAMED_LIST, {
+    list: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
+    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
+  });
+  return {
+    list: toStoredList(data.list),
+    named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
+  };
+}
+
+/** Writes the list's fields and, when given, the directory's list, in one request. */
+async function writeNamedList(
+  caller: Caller,
+  context: string,
+  fields: Record<string, string>,
+  named: string[] | null,
+): Promise<StoredList> {
+  const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
+  const data = await runAdminGraphql(caller.admin, WRITE_NAMED_LIST, {
+    list: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
+    listFields: { fields: toFields(fields) },
+    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
+    directoryFields: {
+      fields: toFields({ customer_id: caller.customerGid, named_lists: JSON.stringify(named ?? []) }),
+    },
+    writeDirectory: named !== null,
+  });
+  const errors = [...(data.list?.userErrors ?? []), ...(data.directory?.userErrors ?? [])];
+  const list = toStoredList(data.list?.metaobject);
+  if (!list || (named !== null && !data.directory?.metaobject)) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to write the list; retry shortly", {
+      cause: new Error(errors.map((error) => error.message).join("; ") || "no payload"),
+    });
+  }
+  return list;
+}
+
+/** lists: the caller's lists that are not deleted, newest first, a page of the platform's search at a time. */
+export async function listLists(caller: Caller, input: ListsQuery): Promise<ListsResult> {
+  const binding = listDirectoryHandle(caller.customerGid);
+  const position = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, binding);
+  if (position?.kind === "state") throw new ServiceError("VALIDATION_ERROR", "cursor: not a cursor of lists");
+  const data = await runAdminGraphql(caller.admin, READ_LISTS, {
+    type: SAVE_LIST_TYPE,
+    query: `fields.customer_id:"${caller.customerGid}"`,
+    first: input.limit,
+    after: position?.cursor ?? null,
+  });
+  const { edges, pageInfo } = data.metaobjects;
+  // Search may match on values a list no longer has; its fields are current, so they decide.
+  const current = edges
+    .map((edge) => toStoredList(edge.node)!)
+    .filter((list) => !list.deleted && fieldOf(list.node, "customer_id") === caller.customerGid);
+  const lastCursor = edges.at(-1)?.cursor;
+  return {
+    lists: await Promise.all(current.map((list) => toSavedList(caller, list))),
+    pageInfo: {
+      hasNextPage: pageInfo.hasNextPage,
+      endCursor: lastCursor === undefined ? null : encodeListCursor(binding, { kind: "platform", cursor: lastCursor }),
+    },
+  };
+}
+
+/** A key for a list made without one: random, so it never meets a list the customer has. */
+export function newListContext(): string {
+  return `list-${randomBytes(8).toString("hex")}`;
+}
+
+export async function createList(caller: Caller, input: CreateListRequest): Promise<SavedList> {
+  const plan = await requireInstalledShopPlan(caller.shop);
+  const context = input.context ?? newListContext();
+  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
+    const { list, named } = await readNamedList(caller, context);
+    const decision = decideCreateList(list, named, context, plan);
+    if (decision.kind === "refuse") throw decision.error;
+    await held.assertHeld();
+    const written = await writeNamedList(
+      caller,
+      context,
+      {
+        customer_id: caller.customerGid,
+        context,
+        name: input.name,
+        deleted_at: "",
+        // A deleted list keeps its index (every item in it removed); a new one starts empty.
+        ...(list ? {} : { active_items: "[]" }),
+      },
+      decision.namedLists,
+    );
+    return toSavedList(caller, written);
+  });
+}
+
+export async function renameList(caller: Caller, input: RenameListRequest): Promise<SavedList> {
+  return withWriteLocks([listLockKey(caller, input.context)], async (held) => {
+    const { list } = await readNamedList(caller, input.context);
+    assertListExists(list, input.context);
+    await held.assertHeld();
+    return toSavedList(caller, await writeNamedList(caller, input.context, { name: input.name }, null));
+  });
+}
+
+/**
+ * Removes every active item through the item write path (state table, cache, pending marks), a
+ * chunk at a time, then marks the list deleted, clears its name, index and share link, and takes
+ * it out of the directory. The index drops a chunk only once its removals succeeded, so a failure
+ * on the way (a platform error, or throttling on a long list) leaves the list, minus the items
+ * removed so far, with an index that still names the rest: a retry removes them.
+ */
+export async function deleteList(caller: Caller, input: DeleteListRequest): Promise<DeleteListResult> {
+  const { context } = input;
+  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
+    const { list, named } = await readNamedList(caller, context);
+    const index =
+      assertListExists(list, context).index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
+    let removedItems = 0;
+    for (let remaining = index; remaining.length > 0;) {
+      const { items } = await readItemRecords(caller.admin, remaining.slice(0, DELETE_CHUNK));
+      const active = [...items].filter((entry): entry is [string, SaveItemRecord] => entry[1]?.status === "active");
+      const outcomes = await applyItemChangesLocked(
+        caller,
+        active.map(([, record]) => ({
+          action: "remove",
+          item: { context, entityType: record.entityType, entityGid: record.entityGid },
+        })),
+        held,
+        { known: new Map(active), keepIndex: true },
+      );
+      removedItems += outcomes.filter((outcome) => outcome.ok).length;
+      const failed = outcomes.find((outcome) => !outcome.ok);
+      if (failed && !failed.ok) throw failed.error;
+      remaining = remaining.slice(DELETE_CHUNK);
+      // The index drops what is now removed, so itemCount stays exact if a later round fails.
+      if (remaining.length > 0 && active.length > 0) {
+        await held.assertHeld();
+        await writeNamedList(caller, context, { active_items: JSON.stringify(remaining) }, null);
+      }
+    }
+    await held.assertHeld();
+    await writeNamedList(
+      caller,
+      context,
+      {
+        deleted_at: isoSeconds(clock.now()),
+        name: "",
+        active_items: "[]",
+        share_token_hash: "",
+        share_name: "",
+      },
+      directoryWithout(named, context),
+    );
+    return { context, deleted: true, removedItems };
+  });
+}
