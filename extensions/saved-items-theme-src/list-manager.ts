@@ -1,13 +1,14 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
 import { find, listen } from "./dom";
-import { listLabel, namedLists, type NamedList } from "./named-lists";
+import { listLabel, namedLists, withBlockList, type NamedList } from "./named-lists";
 import { callProxy } from "./proxy-client";
 
 /**
  * The Saved items block's lists (its "Let shoppers manage lists" setting): a select to switch
  * list, and create, rename and delete. `show` shows another list in the block. Only for a
- * logged-in customer: a guest has one list, on the device.
+ * logged-in customer: a guest has one list, on the device. The lists are read once; each change
+ * then applies the service's answer here, since /lists is found by search, which lags writes.
  */
 export async function initListManager(config: BlockConfig, show: (context: string) => void): Promise<void> {
   const { root, status } = config;
@@ -30,9 +31,17 @@ export async function initListManager(config: BlockConfig, show: (context: strin
     );
   }
 
-  async function reload(selected: string) {
-    lists = await namedLists(config);
+  /** Applies a change's answer: `list` replaces the entry of `context` (or is new), undefined deletes it. */
+  function apply(context: string, list?: NamedList) {
+    // A renamed list keeps its place; a new one goes first, as /lists orders them (newest first).
+    const at = lists.findIndex((entry) => entry.context === context);
+    const others = lists.filter((entry) => entry.context !== context);
+    if (list) others.splice(Math.max(at, 0), 0, list);
+    lists = withBlockList(config, others);
+    const selected = list ? list.context : blockList;
     render(selected);
+    show(selected);
+    status.textContent = config.text("done");
   }
 
   function fail(error: SavedItemsError) {
@@ -55,13 +64,11 @@ export async function initListManager(config: BlockConfig, show: (context: strin
   listen(find(panel, ".si-list-cancel")!, "click", () => (form.hidden = true));
   listen(form, "submit", async (event) => {
     event.preventDefault();
-    const body = { name: input.value, context: action === "rename-list" ? select.value : undefined };
+    const context = action === "rename-list" ? select.value : undefined;
     try {
-      const list = await callProxy<NamedList>(config, action as "create-list", body);
+      const list = await callProxy<NamedList>(config, action as "create-list", { name: input.value, context });
       form.hidden = true;
-      await reload(list.context);
-      show(list.context);
-      status.textContent = config.text("done");
+      apply(context || list.context, list);
     } catch (error) {
       fail(error as SavedItemsError);
     }
@@ -71,12 +78,13 @@ export async function initListManager(config: BlockConfig, show: (context: strin
     if (!confirm(config.text("confirm"))) return;
     try {
       await callProxy(config, "delete-list", { context });
-      await reload(blockList);
-      show(blockList);
-      status.textContent = config.text("done");
+      apply(context);
     } catch (error) {
       fail(error as SavedItemsError);
     }
   });
-  await reload(blockList).catch(fail);
+  await namedLists(config).then((answer) => {
+    lists = answer;
+    render(blockList);
+  }, fail);
 }

@@ -13,11 +13,13 @@ export interface NamedList {
  * block's own list (its setting) first when the service has none yet: a save there creates it.
  */
 export async function namedLists(config: BlockConfig): Promise<NamedList[]> {
-  const { lists } = await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" });
-  return lists.some((list) => list.context === config.context)
+  return withBlockList(config, (await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" })).lists);
+}
+
+export const withBlockList = (config: BlockConfig, lists: NamedList[]): NamedList[] =>
+  lists.some((list) => list.context === config.context)
     ? lists
     : [{ context: config.context, name: null, itemCount: 0 }, ...lists];
-}
 
 /** What a list is called in the theme: its name, else "Default list" for the block's own, else its key. */
 export const listLabel = (config: BlockConfig, list: NamedList): string =>
