@@ -8,9 +8,9 @@ export const all = (root: ParentNode, selector: string): HTMLElement[] => [
 export const find = <E extends Element = HTMLElement>(root: ParentNode, selector: string): E | null =>
   root.querySelector<E>(selector);
 
-/** A copy of the first element of the block's <template> (a row, a heart). */
-export const fromTemplate = (root: ParentNode): HTMLElement =>
-  find<HTMLTemplateElement>(root, "template")!.content.firstElementChild!.cloneNode(true) as HTMLElement;
+/** A copy of the first element of the block's <template> (a row, a heart), or of the one `selector` names. */
+export const fromTemplate = (root: ParentNode, selector = "template"): HTMLElement =>
+  find<HTMLTemplateElement>(root, selector)!.content.firstElementChild!.cloneNode(true) as HTMLElement;
 
 /** A data-* attribute the block's Liquid rendered, "" when absent. */
 export const data = (element: Element, name: string): string => element.getAttribute(`data-${name}`) || "";

@@ -19,9 +19,17 @@ export function setGuestSave(item: ShopperItem, on: boolean): void {
 export const withoutGuestSaves = (merged: ShopperItem[]): void =>
   keepGuestSaves(guestSaves().filter((save) => !merged.some((done) => sameItem(done, save))));
 
+/** The guest's saves of a list, with their snapshots: entityGid → item. */
+export function guestRows(context: string): Record<string, ShopperItem> {
+  const saved: Record<string, ShopperItem> = {};
+  for (const save of guestSaves()) if (save.context === context) saved[save.entityGid] = save;
+  return saved;
+}
+
 /** The guest's saved state of a list: entityGid → product handle. */
 export function guestSavedMap(context: string): Record<string, string> {
   const saved: Record<string, string> = {};
-  for (const save of guestSaves()) if (save.context === context) saved[save.entityGid] = handleOf(save.snapshot);
+  const rows = guestRows(context);
+  for (const gid in rows) saved[gid] = handleOf(rows[gid]!.snapshot);
   return saved;
 }

@@ -1,10 +1,11 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
-import { guestSavedMap } from "./guest-saves";
+import { data } from "./dom";
+import { guestRows, guestSavedMap } from "./guest-saves";
 import { mergeGuestSaves } from "./merge-guest-saves";
 import { listPage } from "./proxy-client";
-import { beginRead, completeRead, replaceList, storedList, type SavedMap } from "./saved-state";
-import { handleOf } from "./shopper-item";
+import { beginRead, completeRead, replaceList, storedList, type SavedMap, type SavedRows } from "./saved-state";
+import { handleOf, type ShopperItem } from "./shopper-item";
 
 /** 10 pages of 100: the most a page reads, so a huge list cannot stall it. */
 const MAX_PAGES = 10;
@@ -14,40 +15,47 @@ const loads: Record<string, Promise<void>> = {};
 /**
  * The saved state of the block's list, shared by every button and heart of the page. A customer's
  * comes from the stored state at once (before any request), then from one paged /list read only
- * when nothing fresh is stored; a guest's is the guest saves.
+ * when nothing fresh is stored; a guest's is the guest saves. A block with data-rows (the cart's)
+ * keeps each item's snapshot in the state too, to list them without reading on every page.
  */
 export function loadSavedState(config: BlockConfig): Promise<void> {
   const { context } = config;
-  return (loads[context] ||= config.customer
-    ? loadCustomerState(config)
-    : Promise.resolve(replaceList(context, guestSavedMap(context))));
+  return (loads[context] ||= config.customer ? loadCustomerState(config) : Promise.resolve(showGuestSaves(context)));
 }
+
+const showGuestSaves = (context: string) => replaceList(context, guestSavedMap(context), guestRows(context));
 
 async function loadCustomerState(config: BlockConfig): Promise<void> {
   const stored = storedList(config.context);
-  if (stored) replaceList(config.context, stored.items);
+  const keepRows = !!data(config.root, "rows");
+  if (stored) replaceList(config.context, stored.items, stored.rows);
   await mergeGuestSaves(config);
-  if (!(stored && stored.fresh)) await readFromServer(config);
+  if (!(stored && stored.fresh && (stored.rows || !keepRows))) await readFromServer(config, keepRows);
 }
 
-async function readFromServer(config: BlockConfig): Promise<void> {
+async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<void> {
   const { context } = config;
   const readAt = Date.now();
   const items: SavedMap = {};
+  const rows: SavedRows | undefined = keepRows ? {} : undefined;
   beginRead(context);
   try {
     let cursor: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page += 1) {
       const result = await listPage(config, "100", cursor);
-      for (const item of result.items) items[item.entityGid] = handleOf(item.snapshot);
+      for (const item of result.items) {
+        items[item.entityGid] = handleOf(item.snapshot);
+        const { entityType, entityGid, snapshot } = item;
+        if (rows) rows[entityGid] = { context, entityType, entityGid, snapshot } as ShopperItem;
+      }
       if (!result.pageInfo.hasNextPage) break;
       cursor = result.pageInfo.endCursor;
     }
   } catch (error) {
     // Logged out since the page was rendered: this shopper's state is the guest saves. Any other
     // failure keeps what was stored, stale or not, for the next page to read again.
-    if ((error as SavedItemsError).code === "AUTH_REQUIRED") replaceList(context, guestSavedMap(context));
+    if ((error as SavedItemsError).code === "AUTH_REQUIRED") showGuestSaves(context);
     return;
   }
-  completeRead(context, items, readAt);
+  completeRead(context, items, readAt, rows);
 }

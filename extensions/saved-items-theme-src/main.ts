@@ -1,27 +1,20 @@
-// The Saved Items theme script: every storefront page with one of the extension's blocks runs it.
-// Built into extensions/saved-items-theme/assets/saved-items.js by `npm run build:extensions` (one
-// minified ES2019 IIFE, held to the 10,000 bytes the platform's linter allows an app block's
-// script). The blocks load it after the page's load event. It adds only window.SavedItems.init,
-// which the theme editor's section reloads call too.
+// The Saved Items theme script's core: what every block's module (entries/) shares. Built by `npm
+// run build:extensions` into minified ES2019 modules, each held to the 10,000 bytes the platform's
+// linter allows an app block's script; a page loads only its blocks' modules, after its load event
+// (snippets/saved-items-script.liquid), and the code they share once. It adds only
+// window.SavedItems.init, which the theme editor's section reloads call too.
 import { readBlockConfig, type BlockConfig } from "./block-config";
 import { all, data, listen, setAttr } from "./dom";
-import { initCardHearts } from "./card-hearts";
-import { initSaveButton } from "./save-button";
 import { startSession } from "./saved-state";
-import { initSavedItemsList } from "./saved-items-list";
 
 const started = new WeakSet<Element>();
 
-const BLOCKS: Record<string, (config: BlockConfig) => Promise<void> | undefined> = {
-  button: initSaveButton,
-  list: initSavedItemsList,
-  cards: initCardHearts,
-};
+const blocks: Record<string, (config: BlockConfig) => Promise<void> | undefined> = {};
 
 /** Starts every block root under `scope` not started yet; data-si-ready marks a root whose saved state is loaded. */
 function init(scope: ParentNode = document): void {
   for (const root of all(scope, "[data-si]")) {
-    const start = BLOCKS[data(root, "si")];
+    const start = blocks[data(root, "si")];
     if (!start || started.has(root)) continue;
     started.add(root);
     const config = readBlockConfig(root);
@@ -30,9 +23,13 @@ function init(scope: ParentNode = document): void {
   }
 }
 
-if (!window.SavedItems) {
-  window.SavedItems = { init };
+/** A block module's registration: its kind's roots start now, and whenever a section reloads. */
+export function defineBlock(kind: string, start: (config: BlockConfig) => Promise<void> | undefined): void {
+  blocks[kind] = start;
+  if (!window.SavedItems) {
+    window.SavedItems = { init };
+    listen(document, "shopify:section:load", (event) => init(event.target as ParentNode));
+  }
   if (document.readyState === "loading") listen(document, "DOMContentLoaded", () => init());
   else init();
-  listen(document, "shopify:section:load", (event) => init(event.target as ParentNode));
 }

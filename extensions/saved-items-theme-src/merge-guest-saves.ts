@@ -46,7 +46,7 @@ async function merge(config: BlockConfig): Promise<void> {
     outcomes.forEach(({ ok, code }, index) => {
       const save = chunk[index]!;
       const saved = ok || code === "DUPLICATE_SAVE";
-      if (saved) setSaved(save.context, save.entityGid, handleOf(save.snapshot), true);
+      if (saved) setSaved(save.context, save.entityGid, handleOf(save.snapshot), true, save);
       if (saved || code === "VALIDATION_ERROR") handled.push(save);
     });
     next += chunk.length;

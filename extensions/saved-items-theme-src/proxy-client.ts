@@ -3,7 +3,7 @@ import { withRetry } from "../shared/retry";
 import type { ListResult } from "../shared/wire";
 import type { BlockConfig } from "./block-config";
 
-type ProxyOperation = "save" | "remove" | "batch" | "list";
+type ProxyOperation = "save" | "remove" | "batch" | "list" | "lists" | "create-list" | "rename-list" | "delete-list";
 
 /**
  * One call to the app proxy with the shared client's envelope parsing and retry rules. Resolves
@@ -12,7 +12,7 @@ type ProxyOperation = "save" | "remove" | "batch" | "list";
  * take both as done.
  */
 export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, input: object): Promise<T> {
-  const read = operation === "list";
+  const read = operation === "list" || operation === "lists";
   // fetch's defaults are GET with same-origin credentials: the storefront's session cookie goes along.
   const init: RequestInit = read
     ? {}
@@ -21,9 +21,14 @@ export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, inp
   return withRetry(() => requestEnvelope(fetch, url, init)) as Promise<T>;
 }
 
-/** One page of the block's list, newest save first. */
-export function listPage(config: BlockConfig, limit: string, cursor: string | null): Promise<ListResult> {
-  const query: Record<string, string> = { context: config.context, limit };
+/** One page of the block's list (or another of the shopper's), newest save first. */
+export function listPage(
+  config: BlockConfig,
+  limit: string,
+  cursor: string | null,
+  context = config.context,
+): Promise<ListResult> {
+  const query: Record<string, string> = { context, limit };
   if (cursor) query.cursor = cursor;
   return callProxy<ListResult>(config, "list", query);
 }

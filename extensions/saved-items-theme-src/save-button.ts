@@ -86,6 +86,11 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
     const on = !isSaved();
     announce(config, await saveOrRemove(config, item(), on), on);
   });
+  const saveTo = find(root, ".si-save-to");
+  if (saveTo)
+    listen(saveTo, "click", () =>
+      import("./save-to").then((chunk) => chunk.openSaveTo(config, item(), saveTo, find(root, ".si-picker")!)),
+    );
   subscribe(render);
   return loadSavedState(config);
 }

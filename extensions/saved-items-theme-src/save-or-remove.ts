@@ -26,7 +26,7 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
   const before = savedValue(context, entityGid);
   const after = on ? handleOf(item.snapshot) : undefined;
   item.source = config.source;
-  setSaved(context, entityGid, after);
+  setSaved(context, entityGid, after, false, item);
   const code = config.customer
     ? await callProxy(config, on ? "save" : "remove", requestBody(item)).then(
         () => "",
@@ -39,9 +39,9 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
     return "guest";
   }
   if (code && code !== (on ? "DUPLICATE_SAVE" : "ITEM_NOT_FOUND")) {
-    setSaved(context, entityGid, before, true);
+    setSaved(context, entityGid, before, true, item);
     return "error";
   }
-  setSaved(context, entityGid, after, true);
+  setSaved(context, entityGid, after, true, item);
   return "ok";
 }

@@ -3,6 +3,7 @@ import type { BlockConfig } from "./block-config";
 import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
 import { guestSaves } from "./guest-saves";
 import { mergeGuestSaves } from "./merge-guest-saves";
+import { initListManager } from "./list-manager";
 import { listPage } from "./proxy-client";
 import { saveOrRemove } from "./save-or-remove";
 import type { ShopperItem } from "./shopper-item";
@@ -11,10 +12,12 @@ import { announce } from "./status-message";
 /**
  * The saved-items block: the customer's list a page at a time from /list ("Load more" follows the
  * cursor), read from the server on every view since it shows titles, images and prices, which the
- * stored state does not keep. A guest sees the guest saves and a login link.
+ * stored state does not keep. A guest sees the guest saves and a login link. With data-lists, a
+ * customer can switch to another of their lists, and create, rename and delete lists.
  */
 export function initSavedItemsList(config: BlockConfig): Promise<void> {
-  const { root, context } = config;
+  const { root } = config;
+  let context = config.context;
   const list = find(root, ".si-items")!;
   const more = find<HTMLButtonElement>(root, ".si-more")!;
   const pageSize = data(root, "page-size") || "12";
@@ -73,7 +76,10 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     more.disabled = true;
     try {
       await mergeGuestSaves(config);
-      const page = await listPage(config, pageSize, cursor);
+      const reading = context;
+      const page = await listPage(config, pageSize, cursor, reading);
+      // Switched to another list meanwhile: that list's read shows instead.
+      if (reading !== context) return;
       for (const item of page.items) addRow({ ...item, context } as ShopperItem);
       cursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
       refresh();
@@ -85,7 +91,17 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     }
   }
 
+  /** Another of the customer's lists, from its first page. */
+  function show(next: string) {
+    context = next;
+    cursor = null;
+    list.replaceChildren();
+    return loadPage();
+  }
+
   listen(more, "click", loadPage);
   listen(find(root, ".si-retry")!, "click", loadPage);
-  return loadPage();
+  return Promise.all([loadPage(), config.customer && data(root, "lists") && initListManager(config, show)]).then(
+    () => undefined,
+  );
 }

@@ -1,9 +1,15 @@
 import type { BlockConfig } from "./block-config";
 import { listen, readStored, writeStored } from "./dom";
-import { GUEST_KEY, guestSavedMap } from "./guest-saves";
+import { GUEST_KEY, guestRows, guestSavedMap } from "./guest-saves";
+import type { ShopperItem } from "./shopper-item";
 
 /** entityGid → the product handle saved with it ("" when none): all that buttons and hearts need. */
 export type SavedMap = Record<string, string>;
+/**
+ * entityGid → the item with its snapshot, kept only for a list whose block shows rows from the
+ * stored state (the cart's saved-for-later list): a wishlist's state stays small.
+ */
+export type SavedRows = Record<string, ShopperItem>;
 
 /**
  * A customer's saved state, kept in localStorage so that a session reads the list once, not once
@@ -16,10 +22,11 @@ const STATE_TTL_MS = 10 * 60 * 1000;
 /** One key per shop: {customer, lists: {context: {readAt, items}}}. */
 interface StoredState {
   customer: string;
-  lists: Record<string, { readAt: number; items: SavedMap } | undefined>;
+  lists: Record<string, { readAt: number; items: SavedMap; rows?: SavedRows } | undefined>;
 }
 
 const lists: Record<string, SavedMap> = {};
+const rows: Record<string, SavedRows | undefined> = {};
 /** Per context, what this page changed since its server read began: laid over that read's answer. */
 const changedSinceRead: Record<string, Record<string, string | undefined>> = {};
 const renderers: (() => void)[] = [];
@@ -39,6 +46,9 @@ export function subscribe(render: () => void): void {
 /** The handle saved with the item, undefined when it is not saved. */
 export const savedValue = (context: string, gid: string): string | undefined => list(context)[gid];
 
+/** The saved items of a list kept with rows, in the order they were saved here or read. */
+export const savedRows = (context: string): ShopperItem[] => Object.values(rows[context] || {});
+
 export const isHandleSaved = (context: string, handle: string): boolean =>
   Object.values(list(context)).includes(handle);
 
@@ -57,8 +67,8 @@ export function startSession({ shop, customer }: BlockConfig): void {
     // Another tab wrote: take its state for every list this page shows.
     if ((event as StorageEvent).key !== (customer ? stateKey : GUEST_KEY)) return;
     for (const context in lists) {
-      const stored = customer ? storedList(context) : { items: guestSavedMap(context) };
-      if (stored) replaceList(context, stored.items);
+      const stored = customer ? storedList(context) : { items: guestSavedMap(context), rows: guestRows(context) };
+      if (stored) replaceList(context, stored.items, stored.rows);
     }
   });
 }
@@ -69,12 +79,12 @@ function storedState(): StoredState | undefined {
 }
 
 /** The stored list of a context for this customer; `fresh` while younger than STATE_TTL_MS. */
-export function storedList(context: string): { items: SavedMap; fresh: boolean } | undefined {
+export function storedList(context: string): { items: SavedMap; rows?: SavedRows; fresh: boolean } | undefined {
   const state = storedState();
   const stored = state && state.lists[context];
   if (!stored) return undefined;
   const age = Date.now() - stored.readAt;
-  return { items: stored.items, fresh: age >= 0 && age < STATE_TTL_MS };
+  return { items: stored.items, rows: stored.rows, fresh: age >= 0 && age < STATE_TTL_MS };
 }
 
 function updateStored(change: (stored: StoredState) => void): void {
@@ -86,8 +96,9 @@ function updateStored(change: (stored: StoredState) => void): void {
   writeStored(stateKey, stored);
 }
 
-export function replaceList(context: string, items: SavedMap): void {
+export function replaceList(context: string, items: SavedMap, listRows?: SavedRows): void {
   lists[context] = items;
+  rows[context] = listRows;
   notify();
 }
 
@@ -97,30 +108,46 @@ export function beginRead(context: string): void {
 }
 
 /** The answer of a full server read, with this page's changes since it began laid over it. */
-export function completeRead(context: string, items: SavedMap, readAt: number): void {
+export function completeRead(context: string, items: SavedMap, readAt: number, listRows?: SavedRows): void {
   const changes = changedSinceRead[context] || {};
-  for (const gid in changes) setEntry(items, gid, changes[gid]);
-  updateStored((stored) => (stored.lists[context] = { readAt, items }));
-  replaceList(context, items);
+  for (const gid in changes) {
+    setEntry(items, gid, changes[gid]);
+    if (listRows) setEntry(listRows, gid, changes[gid] === undefined ? undefined : savedRowsOf(context)[gid]);
+  }
+  updateStored((stored) => (stored.lists[context] = { readAt, items, rows: listRows }));
+  replaceList(context, items, listRows);
 }
+
+const savedRowsOf = (context: string): SavedRows => rows[context] || {};
 
 /**
  * Saves (value = handle) or unsaves (undefined) an item in this page's state. `confirmed` when the
- * server has answered: then the stored state, and so the other tabs, learn it too.
+ * server has answered: then the stored state, and so the other tabs, learn it too. `item` is the
+ * saved item, for a list kept with rows.
  */
-export function setSaved(context: string, gid: string, value: string | undefined, confirmed?: boolean): void {
+export function setSaved(
+  context: string,
+  gid: string,
+  value: string | undefined,
+  confirmed?: boolean,
+  item?: ShopperItem,
+): void {
+  const row = value === undefined ? undefined : item || savedRowsOf(context)[gid];
   setEntry(list(context), gid, value);
+  const listRows = rows[context];
+  if (listRows) setEntry(listRows, gid, row);
   (changedSinceRead[context] ||= {})[gid] = value;
   if (confirmed) {
     updateStored((stored) => {
       const kept = stored.lists[context];
       if (kept) setEntry(kept.items, gid, value);
+      if (kept && kept.rows) setEntry(kept.rows, gid, row);
     });
   }
   notify();
 }
 
-function setEntry(items: SavedMap, gid: string, value: string | undefined): void {
+function setEntry<T>(items: Record<string, T>, gid: string, value: T | undefined): void {
   if (value === undefined) delete items[gid];
   else items[gid] = value;
 }

@@ -7,6 +7,8 @@ interface Snapshot {
   image?: string | null;
   price?: string | null;
   handle?: string | null;
+  /** How many the shopper had in the cart, for a variant saved for later. */
+  quantity?: number;
 }
 
 /** An item a shopper saves or removes here; also the shape of a guest save. */

@@ -113,8 +113,17 @@ describe.skipIf(browserMissing)(
         expect(html.indexOf(".si-heart {"), url).toBeGreaterThan(0);
         expect(html.indexOf(".si-heart {"), url).toBeLessThan(html.indexOf('data-si="'));
       }
-      await open("/products/linen-shirt"); // the button and the embed: two loaders, one script
-      expect(await page.locator("script[data-saved-items]").count()).toBe(1);
+      // The button and the embed: each loads its own module once, and nothing else's.
+      await open("/products/linen-shirt");
+      const modules = await page
+        .locator("script[data-saved-items]")
+        .evaluateAll((scripts) =>
+          scripts.map((script) => (script as HTMLScriptElement).type + " " + script.getAttribute("src")),
+        );
+      expect(modules.sort()).toEqual([
+        "module /storefront-assets/saved-items-button.js",
+        "module /storefront-assets/saved-items-cards.js",
+      ]);
       await open("/collections/all");
       expect(await page.locator(".si-heart").count()).toBe(5);
       expect(await heart("linen-shirt").evaluate((el) => getComputedStyle(el).position)).toBe("absolute");

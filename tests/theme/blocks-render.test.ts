@@ -21,21 +21,37 @@ const shirt = () => {
   };
 };
 
+/** A cart of one line as Liquid's cart object holds it: two of the shirt's L. */
+const cart = () => ({
+  item_count: 2,
+  items: [
+    {
+      key: "91013:sandbox",
+      variant_id: 91013,
+      quantity: 2,
+      title: "Linen Shirt - L",
+      url: "/products/linen-shirt?variant=91013",
+      final_price: 5400,
+      product: { handle: "linen-shirt" },
+    },
+  ],
+});
+
 const attribute = (html: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(html)?.[1];
 
 describe("theme blocks rendered with liquidjs", () => {
   test.each(["en", "fr"])("no translation is missing in %s, logged in or out", async (locale) => {
     const theme = createThemeRenderer({ locale });
     for (const customer of [undefined, 1001]) {
-      for (const name of ["save-button", "saved-items", "saved-items-embed"]) {
-        const { html } = await theme.renderBlock(name, { ...globalsFor(customer), product: shirt() });
+      for (const name of ["save-button", "saved-items", "saved-items-embed", "save-for-later"]) {
+        const { html } = await theme.renderBlock(name, { ...globalsFor(customer), product: shirt(), cart: cart() });
         expect(html).not.toContain("translation missing");
         expect(attribute(html, "data-customer")).toBe(customer ? "1001" : "");
         expect(attribute(html, "data-login-url")).toBe("/account/login");
         expect(attribute(html, "data-shop")).toBe("demo.myshopify.com");
         expect(attribute(html, "data-root")).toBe("/");
         expect(attribute(html, "data-api")).toBe("/apps/saved-items/api/");
-        expect(attribute(html, "data-context")).toBe("wishlist");
+        expect(attribute(html, "data-context")).toBe(name === "save-for-later" ? "saved-for-later" : "wishlist");
       }
     }
   });
@@ -92,26 +108,75 @@ describe("theme blocks rendered with liquidjs", () => {
     }
   });
 
-  test.each(["save-button", "saved-items", "saved-items-embed"])(
-    "%s carries its styles and its script loader inline, before its markup (schema assets would go in the head)",
-    async (name) => {
+  test.each([
+    ["save-button", "button"],
+    ["saved-items", "list"],
+    ["saved-items-embed", "cards"],
+    ["save-for-later", "cart"],
+  ])(
+    "%s carries its styles and the loader of its kind's module (%s) inline, before its markup (schema assets would go in the head)",
+    async (name, kind) => {
       const { html } = await createThemeRenderer({ locale: "en" }).renderBlock(name, {
         ...globalsFor(1001),
         product: shirt(),
+        cart: cart(),
       });
       const style = html.indexOf("<style>");
       expect(style).toBeGreaterThanOrEqual(0);
       expect(style).toBeLessThan(html.indexOf('data-si="'));
       expect(html).toContain('[aria-pressed="true"] .si-icon');
       expect(html).not.toMatch(/<link\b/);
-      expect(html).toContain('"/storefront-assets/saved-items.js"'); // its loader, run after the page's load event
+      // Its loader, run after the page's load event.
+      expect(html).toContain(`"/storefront-assets/saved-items-${kind}.js"`);
+      expect(attribute(html, "data-si")).toBe(kind);
     },
   );
 
+  test("the cart block lists each cart line with its variant, quantity and key, and a template for one more", async () => {
+    const { html } = await createThemeRenderer({ locale: "en" }).renderBlock("save-for-later", {
+      ...globalsFor(1001),
+      cart: cart(),
+    });
+    expect(attribute(html, "data-rows")).toBe("1");
+    expect(attribute(html, "data-key")).toBe("91013:sandbox");
+    expect(attribute(html, "data-variant-id")).toBe("91013");
+    expect(attribute(html, "data-quantity")).toBe("2");
+    expect(attribute(html, "data-handle")).toBe("linen-shirt");
+    expect(attribute(html, "data-price")).toBe("$54.00");
+    expect(html).toContain('aria-label="Save for later: Linen Shirt - L"');
+    expect(html).toMatch(/<template class="si-line-template">\s*<li\s+class="si-item si-line"\s*>/);
+    const { html: linesOff } = await createThemeRenderer({ locale: "en" }).renderBlock(
+      "save-for-later",
+      { ...globalsFor(1001), cart: cart() },
+      { show_lines: "false" },
+    );
+    expect(linesOff).not.toContain("data-key=");
+  });
+
+  test("'Save to…' and the lists' controls render for a logged-in customer where their settings ask", async () => {
+    const theme = createThemeRenderer({ locale: "fr" });
+    for (const customer of [undefined, 1001]) {
+      const scope = { ...globalsFor(customer), product: shirt() };
+      const button = (await theme.renderBlock("save-button", scope, { save_to: "true" })).html;
+      const list = (await theme.renderBlock("saved-items", scope, { manage_lists: "true" })).html;
+      expect(button.includes("Enregistrer dans…"), String(customer)).toBe(Boolean(customer));
+      expect(list.includes('class="si-lists"'), String(customer)).toBe(Boolean(customer));
+      expect(attribute(list, "data-lists")).toBe("1");
+      expect(attribute(list, "data-t-default")).toBe("Liste par défaut");
+    }
+    const plain = { ...globalsFor(1001), product: shirt() };
+    expect((await theme.renderBlock("save-button", plain)).html).not.toContain("Enregistrer dans…");
+    expect((await theme.renderBlock("saved-items", plain)).html).not.toContain('class="si-lists"');
+  });
+
   test("schemas: targets, no assets, a default for every setting the Liquid reads", () => {
     const blocks = Object.fromEntries(
-      ["save-button", "saved-items", "saved-items-embed", "saved-by"].map((name) => [name, readBlock(name)]),
+      ["save-button", "saved-items", "saved-items-embed", "saved-by", "save-for-later"].map((name) => [
+        name,
+        readBlock(name),
+      ]),
     );
+    expect(blocks["save-for-later"]!.schema.target).toBe("section");
     expect(blocks["save-button"]!.schema.target).toBe("section");
     expect(blocks["saved-items"]!.schema.target).toBe("section");
     expect(blocks["saved-items-embed"]!.schema.target).toBe("body");

@@ -107,7 +107,10 @@ export function createThemeRenderer(options: { locale: string }) {
     ): Promise<RenderedBlock> {
       const { source, schema } = readBlock(name);
       const settings = defaultSettings(schema);
-      for (const [key, value] of Object.entries(overrides)) if (key in settings) settings[key] = value;
+      const checkboxes = new Set(schema.settings?.filter((s) => s.type === "checkbox").map((s) => s.id));
+      // A checkbox's override is "true" or "false": any string, "" too, would be truthy in Liquid.
+      for (const [key, value] of Object.entries(overrides))
+        if (key in settings) settings[key] = checkboxes.has(key) ? value === "true" : value;
       const block = {
         id: `sandbox-${name}`,
         type: `shopify://apps/saved-items/blocks/${name}`,

@@ -12,6 +12,7 @@ import { ServiceError } from "../../../../app/lib/errors";
 import { signedProxyUrl } from "../proxy-signature";
 import { HELD_BODY_BYTES, holdBody } from "../held-body";
 import type { Seed } from "../seed";
+import { CART_COOKIE, CartError, createCartStore } from "./cart";
 import { COLLECTIONS, findCollection, findProduct, PRODUCTS, type CatalogProduct } from "./catalog";
 import {
   ASSETS_URL_PREFIX,
@@ -26,6 +27,8 @@ export const PROXY_PREFIX = "/apps/saved-items";
 export const SAVED_PAGE_PATH = "/pages/saved-items";
 const CUSTOMER_COOKIE = "sandbox_customer";
 const SHOP_COOKIE = "sandbox_shop";
+/** "on": every page but the cart's has a cart drawer holding the cart block (?cart_drawer=on|off sets it). */
+const DRAWER_COOKIE = "sandbox_cart_drawer";
 const LOCALES = { en: "", fr: "/fr" } as const;
 type Locale = keyof typeof LOCALES;
 
@@ -121,6 +124,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     fr: createThemeRenderer({ locale: "fr" }),
   };
   const defaultShop = options.seed.shops.find((s) => s.domain === DEFAULT_SHOP) ?? options.seed.shops[0];
+  const carts = createCartStore();
 
   function shopperOf(req: ExpressRequest): Shopper {
     const cookies = parseCookies(req.headers.cookie);
@@ -167,6 +171,59 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       res.cookie(SHOP_COOKIE, wanted, { path: "/", sameSite: "lax" });
       res.clearCookie(CUSTOMER_COOKIE, { path: "/" });
       res.redirect(url.pathname + url.search);
+    });
+
+    // ?cart_drawer=on|off: whether pages have the cart drawer, as a merchant's theme would or not.
+    local.use(["/products", "/collections", "/pages", "/account", "/cart"], (req, res, next) => {
+      const drawer = req.query.cart_drawer;
+      if (drawer !== "on" && drawer !== "off") return next();
+      const url = new URL(req.originalUrl, "http://sandbox");
+      url.searchParams.delete("cart_drawer");
+      res.cookie(DRAWER_COOKIE, drawer, { path: "/", sameSite: "lax" });
+      res.redirect(url.pathname + url.search);
+    });
+
+    /** The browser's cart token; a new one (and its cookie) only when the cart is written. */
+    const cartToken = (req: ExpressRequest, res?: ExpressResponse): string => {
+      const token = parseCookies(req.headers.cookie)[CART_COOKIE];
+      if (token || !res) return token ?? "";
+      const created = carts.newToken();
+      res.cookie(CART_COOKIE, created, { path: "/", sameSite: "lax" });
+      return created;
+    };
+    const cartBody = [express.json({ limit: "64kb" }), express.urlencoded({ extended: true, limit: "64kb" })];
+    const cartWrite =
+      (write: (token: string, body: Record<string, unknown>) => unknown) =>
+      (req: ExpressRequest, res: ExpressResponse) => {
+        try {
+          res.json(write(cartToken(req, res), (req.body ?? {}) as Record<string, unknown>));
+        } catch (error) {
+          if (!(error instanceof CartError)) throw error;
+          res.status(error.status).json(error.body);
+        }
+      };
+    local.get("/cart.js", (req, res) => void res.json(carts.cartJson(cartToken(req), prefix)));
+    local.post(
+      "/cart/add.js",
+      cartBody,
+      cartWrite((token, body) => carts.add(token, prefix, body)),
+    );
+    local.post(
+      "/cart/change.js",
+      cartBody,
+      cartWrite((token, body) => carts.change(token, prefix, body)),
+    );
+    // The product form's plain POST: added, then the cart page, as the platform answers it.
+    local.post("/cart/add", cartBody, (req: ExpressRequest, res: ExpressResponse) => {
+      try {
+        carts.add(cartToken(req, res), prefix, (req.body ?? {}) as Record<string, unknown>);
+      } catch (error) {
+        if (!(error instanceof CartError)) throw error;
+      }
+      res.redirect(routes.cart_url);
+    });
+    local.get("/cart", async (req, res) => {
+      await renderPage(req, res, "cart", { page_title: "Cart" }, { save_for_later: "save-for-later" });
     });
 
     local.all(new RegExp(`^${PROXY_PREFIX}(/.*)?$`), (req, res, next) => {
@@ -251,6 +308,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
     ): Promise<void> {
       const shopper = shopperOf(req);
       const url = new URL(req.originalUrl, "http://sandbox");
+      const cart = carts.liquidCart(cartToken(req), prefix);
       // ?s.<setting id>=<value> overrides a block setting, as a merchant would in the theme editor.
       const overrides: Record<string, string> = {};
       for (const [key, value] of url.searchParams) if (key.startsWith("s.")) overrides[key.slice(2)] = value;
@@ -258,6 +316,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         shop: { name: "Saved Items Demo", permanent_domain: shopper.shop.domain, currency: "USD" },
         customer: shopper.customerId ? { id: Number(shopper.customerId) } : undefined,
         routes,
+        cart,
         request: {
           path: url.pathname,
           host: req.headers.host,
@@ -278,6 +337,9 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
       // The app embed is enabled on every page, as a merchant would in the theme editor.
       const embed = withApp ? await theme.renderBlock("saved-items-embed", globals, overrides) : undefined;
       if (embed) rendered.push(embed);
+      const withDrawer = withApp && template !== "cart" && parseCookies(req.headers.cookie)[DRAWER_COOKIE] === "on";
+      const drawer = withDrawer ? await theme.renderBlock("save-for-later", globals, overrides) : undefined;
+      if (drawer) rendered.push(drawer);
       // The platform includes each block's schema assets once per page.
       const assets = (key: "javascript" | "stylesheet") => [
         ...new Set(
@@ -300,6 +362,7 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
         page_title: scope.page_title,
         content_for_layout: content,
         app_embeds: embed?.html ?? "",
+        app_drawer: drawer?.html ?? "",
         app_scripts: assets("javascript"),
         app_stylesheets: assets("stylesheet"),
         shopify_json: shopifyJson,

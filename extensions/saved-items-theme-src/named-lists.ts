@@ -1,0 +1,26 @@
+import type { BlockConfig } from "./block-config";
+import { callProxy } from "./proxy-client";
+
+/** A list of the shopper's, as /lists answers it; `name` is null for a list never named. */
+export interface NamedList {
+  context: string;
+  name: string | null;
+  itemCount: number;
+}
+
+/**
+ * The shopper's lists (the first 100: more than a theme's picker can show), newest first, and the
+ * block's own list (its setting) first when the service has none yet: a save there creates it.
+ */
+export async function namedLists(config: BlockConfig): Promise<NamedList[]> {
+  return withBlockList(config, (await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" })).lists);
+}
+
+export const withBlockList = (config: BlockConfig, lists: NamedList[]): NamedList[] =>
+  lists.some((list) => list.context === config.context)
+    ? lists
+    : [{ context: config.context, name: null, itemCount: 0 }, ...lists];
+
+/** What a list is called in the theme: its name, else "Default list" for the block's own, else its key. */
+export const listLabel = (config: BlockConfig, list: NamedList): string =>
+  list.name || (list.context === config.context ? config.text("default") : list.context);
