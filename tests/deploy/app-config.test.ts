@@ -174,6 +174,7 @@ test("the extension TOMLs are found", () => {
     "flow-saved-item-price-dropped",
     "flow-trigger-lifecycle",
     "saved-items-account",
+    "saved-items-pos",
     "saved-items-theme",
   ]);
 });
