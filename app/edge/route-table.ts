@@ -1,4 +1,4 @@
-import type { Channel, DirectChannel } from "~/services/channels";
+import type { DirectChannel, PlanChannel } from "~/services/channels";
 import type { OperationName } from "~/services/saved-items/operations";
 
 /** Where the platform's app proxy forwards the storefront's calls, and where the direct channels call. */
@@ -14,7 +14,18 @@ export const OPERATION_NAMESPACES = {
   "online-store": `${PROXY_ROOT}/api`,
   headless: `${DIRECT_ROOT}/headless`,
   "customer-account": `${DIRECT_ROOT}/customer-account`,
-} as const satisfies Record<Channel, string>;
+  "point-of-sale": `${DIRECT_ROOT}/pos`,
+} as const satisfies Record<PlanChannel, string>;
+
+/**
+ * What staff at the counter may do: read the chosen customer's list, nothing that changes it
+ * (decision 0013). Every other channel serves the whole catalogue.
+ */
+export const POS_OPERATIONS: readonly OperationName[] = ["list"];
+
+export function servesOperation(channel: PlanChannel, operation: OperationName): boolean {
+  return channel !== "point-of-sale" || POS_OPERATIONS.includes(operation);
+}
 
 /**
  * A path the machine-facing routes own (the operations, the exchanges, the API document, the
@@ -30,6 +41,6 @@ export const EXCHANGE_PATHS = {
   "customer-account": `${OPERATION_NAMESPACES["customer-account"]}/auth/exchange`,
 } as const satisfies Record<DirectChannel, string>;
 
-export function operationPath(channel: Channel, operation: OperationName): string {
+export function operationPath(channel: PlanChannel, operation: OperationName): string {
   return `${OPERATION_NAMESPACES[channel]}/${operation}`;
 }

@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface RequestLogFields {
   shop?: string;
   channel?: string;
+  /** The staff user behind a point-of-sale read (the POS session token's subject). */
+  staff?: string;
   operation?: string;
   code?: string;
   /** Admin API cost points the request spent (actual cost, summed over its platform calls). */

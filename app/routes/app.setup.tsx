@@ -1,10 +1,13 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Box, Button, InlineStack, Layout, Page, Text } from "@shopify/polaris";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { Banner, BlockStack, Box, Button, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { TitledCard } from "~/components/titled-card";
 import { getEnv } from "~/config/env.server";
 import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
+import { lowStockAction, type LowStockActionResult } from "~/edge/admin-low-stock.server";
+import { readLowStockThreshold } from "~/services/installs/shop-state.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
 
@@ -17,11 +20,17 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     plan: plan.key,
     ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }),
     flowTriggers: await flowTriggerStatuses(shop),
+    lowStockThreshold: await readLowStockThreshold(shop),
     // Flow in the shop's admin: the one documented link. A template's deep link needs a released
     // flow_template (a .flow exported from the Flow editor) and has no documented URL form; neither
     // has pre-selecting a trigger (docs/reach.md, "Flow templates: not shipped, and why").
     flowUrl: `https://${shop}/admin/apps/flow`,
   };
+};
+
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { shop } = await requireAdminShop(request);
+  return lowStockAction(shop, request);
 };
 
 function CopyableExample({ title, code }: { title: string; code: string }) {
@@ -70,7 +79,42 @@ const utcMinute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 type FlowTriggers = ReturnType<typeof useLoaderData<typeof loader>>["flowTriggers"];
 
-function FlowSection({ flowTriggers, flowUrl }: { flowTriggers: FlowTriggers; flowUrl: string }) {
+/** Saved item low in stock fires when a saved variant's inventory falls to or below this. */
+function LowStockThreshold({ threshold }: { threshold: number | null }) {
+  const fetcher = useFetcher<LowStockActionResult>();
+  const [value, setValue] = useState(threshold === null ? "" : String(threshold));
+  const result = fetcher.data;
+  return (
+    <fetcher.Form method="post">
+      <InlineStack gap="200" blockAlign="end">
+        <TextField
+          label="Low-stock threshold (units)"
+          name="threshold"
+          type="number"
+          min={0}
+          value={value}
+          onChange={setValue}
+          autoComplete="off"
+          helpText="Saved item low in stock fires when a saved variant's inventory falls to or below this. Empty: never."
+          error={result && !result.ok ? result.message : undefined}
+        />
+        <Button submit loading={fetcher.state !== "idle"}>
+          Save
+        </Button>
+      </InlineStack>
+    </fetcher.Form>
+  );
+}
+
+function FlowSection({
+  flowTriggers,
+  flowUrl,
+  lowStockThreshold,
+}: {
+  flowTriggers: FlowTriggers;
+  flowUrl: string;
+  lowStockThreshold: number | null;
+}) {
   return (
     <TitledCard title="Shopify Flow triggers">
       <Text as="p">
@@ -100,6 +144,7 @@ function FlowSection({ flowTriggers, flowUrl }: { flowTriggers: FlowTriggers; fl
           } (${utcMinute(report.reportedAt)}).${report.enabled ? " Until Flow reports it unused, every trigger above fires." : ""}`}
         </Banner>
       ))}
+      <LowStockThreshold threshold={lowStockThreshold} />
       <Box>
         <Button url={flowUrl} target="_top">
           Open Shopify Flow
@@ -110,7 +155,7 @@ function FlowSection({ flowTriggers, flowUrl }: { flowTriggers: FlowTriggers; fl
 }
 
 export default function Setup() {
-  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount, flowTriggers, flowUrl } =
+  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount, flowTriggers, flowUrl, lowStockThreshold } =
     useLoaderData<typeof loader>();
   return (
     <Page title="Setup" backAction={{ content: "Home", url: "/app" }}>
@@ -144,7 +189,7 @@ export default function Setup() {
           />
         </Layout.Section>
         <Layout.Section>
-          <FlowSection flowTriggers={flowTriggers} flowUrl={flowUrl} />
+          <FlowSection flowTriggers={flowTriggers} flowUrl={flowUrl} lowStockThreshold={lowStockThreshold} />
         </Layout.Section>
       </Layout>
     </Page>

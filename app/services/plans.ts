@@ -1,5 +1,5 @@
 import { ServiceError } from "~/lib/errors";
-import type { Channel } from "./channels";
+import type { PlanChannel } from "./channels";
 
 /** The plan table of the spec (§8), in one place; every gate reads it. */
 export const PLAN_KEYS = ["free", "starter", "pro", "scale"] as const;
@@ -13,7 +13,7 @@ export interface Plan {
   maxBatchOperations: number;
   /** How many lists create-list may have made that are not deleted (docs/decisions/0011-named-lists.md). */
   maxNamedLists: number;
-  channels: readonly Channel[];
+  channels: readonly PlanChannel[];
 }
 
 export const PLANS: Record<PlanKey, Plan> = {
@@ -39,7 +39,7 @@ export const PLANS: Record<PlanKey, Plan> = {
     monthlyRequests: 50_000,
     maxBatchOperations: 50,
     maxNamedLists: 20,
-    channels: ["online-store", "customer-account"],
+    channels: ["online-store", "customer-account", "point-of-sale"],
   },
   scale: {
     key: "scale",
@@ -47,7 +47,7 @@ export const PLANS: Record<PlanKey, Plan> = {
     monthlyRequests: 250_000,
     maxBatchOperations: 50,
     maxNamedLists: 50,
-    channels: ["online-store", "customer-account", "headless"],
+    channels: ["online-store", "customer-account", "headless", "point-of-sale"],
   },
 };
 
@@ -55,7 +55,7 @@ export const PLANS: Record<PlanKey, Plan> = {
  * The one channel gate (spec §8 rule 3), used at exchange and on every operation. Whoever can name
  * a shop can ask, so the answer says what to do without telling them which plan the shop pays for.
  */
-export function assertChannelEntitled(plan: Plan, channel: Channel): void {
+export function assertChannelEntitled(plan: Plan, channel: PlanChannel): void {
   if (!plan.channels.includes(channel)) {
     throw new ServiceError(
       "CHANNEL_NOT_ENTITLED",

@@ -172,9 +172,11 @@ test("the extension TOMLs are found", () => {
   expect(extensionTomls.map((file) => path.basename(path.dirname(file))).sort()).toEqual([
     "flow-item-saved",
     "flow-saved-item-back-in-stock",
+    "flow-saved-item-low-in-stock",
     "flow-saved-item-price-dropped",
     "flow-trigger-lifecycle",
     "saved-items-account",
+    "saved-items-pos",
     "saved-items-theme",
   ]);
 });

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
-import type { Channel } from "~/services/channels";
+import type { PlanChannel } from "~/services/channels";
 import { PLANS, PLAN_KEYS } from "~/services/plans";
 import { cliDotEnvFileName, normaliseScopes } from "./support/cli-config-schema";
 
@@ -65,10 +65,11 @@ function envExampleVariables(): Map<string, string | undefined> {
 
 describe("docs/deploy.md", () => {
   test("lists the plans with the handles, budgets, batch sizes and channels of app/services/plans.ts", () => {
-    const channelNames: Record<string, Channel> = {
+    const channelNames: Record<string, PlanChannel> = {
       "Online Store": "online-store",
       "Customer account": "customer-account",
       Headless: "headless",
+      "Point of Sale": "point-of-sale",
     };
     const rows = tableRows("Plan handle");
     expect([...rows.keys()]).toEqual([...PLAN_KEYS]);

@@ -5,10 +5,10 @@
 // translates, is tests/extensions/account-ui.test.ts.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { PAGE_EXTENSION_HANDLE, PAGE_EXTENSION_URL } from "../../extensions/saved-items-account/src/lib/constants";
+import { cliBundle } from "./cli-bundle";
 import { EXTENSION_DIR as ROOT, installFakePlatform } from "./fake-platform";
 import { EXCHANGE, FakeService, LIST, LISTS, grant, ok, page } from "./fakes";
 
@@ -60,41 +60,6 @@ describe("shopify.extension.toml", () => {
   });
 });
 
-/**
- * The bundle as Shopify CLI (3.94) builds a UI extension: esbuild from a generated entry that
- * imports each target's module and registers it with shopify.extend, bundled from the extension's
- * folder (imports outside it, such as extensions/shared, included), automatic JSX, ES6, minified,
- * every identifier-named variable of the CLI's environment and the app's .env defined as
- * process.env.<NAME>. The bundle is then run as the platform runs it: a script in a page that has a
- * `shopify` global and no `process`.
- */
-async function cliBundle(target: string, module: string, env: Record<string, string>): Promise<string> {
-  const define = Object.fromEntries(
-    Object.entries({ NODE_ENV: "production", ...env }).map(([name, value]) => [
-      `process.env.${name}`,
-      JSON.stringify(value),
-    ]),
-  );
-  const result = await build({
-    stdin: {
-      contents: `import Target_0 from '${module}';shopify.extend('${target}', (...args) => Target_0(...args));`,
-      resolveDir: ROOT,
-      loader: "tsx",
-    },
-    bundle: true,
-    define,
-    jsx: "automatic",
-    loader: { ".esnext": "ts", ".js": "jsx" },
-    legalComments: "none",
-    minify: true,
-    target: "es6",
-    resolveExtensions: [".tsx", ".ts", ".js", ".json", ".esnext", ".mjs", ".ejs"],
-    write: false,
-    logLevel: "silent",
-  });
-  return result.outputFiles[0]!.text;
-}
-
 /** Runs the bundle with `process` out of reach, then the target the bundle registered. */
 async function runBundle(code: string, target: string): Promise<void> {
   const platform = installFakePlatform();
@@ -123,7 +88,10 @@ describe("the bundle, built as the CLI builds it and run as the platform runs it
   )(
     "%s: calls the app at the URL SAVED_ITEMS_APP_URL had at build time, and renders what it answered",
     async (target, module) => {
-      await runBundle(await cliBundle(target, module, { SAVED_ITEMS_APP_URL: "https://saved-items.example" }), target);
+      await runBundle(
+        await cliBundle(ROOT, target, module, { SAVED_ITEMS_APP_URL: "https://saved-items.example" }),
+        target,
+      );
       await vi.waitFor(() => expect(service.to(LIST)).toHaveLength(1));
       // The exchange, the list and (on the page) the customer's lists: all at the app.
       expect(new Set(service.requests.map((request) => request.url.origin))).toEqual(
@@ -135,7 +103,7 @@ describe("the bundle, built as the CLI builds it and run as the platform runs it
 
   test("built without SAVED_ITEMS_APP_URL it still runs (no ReferenceError on `process`), says it is not set up and calls nothing", async () => {
     const { target, module } = toml.extensions[0]!.targeting[0]!;
-    await runBundle(await cliBundle(target, module, {}), target);
+    await runBundle(await cliBundle(ROOT, target, module, {}), target);
     expect(document.body.textContent).toContain("Saved items isn't set up yet.");
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(service.requests).toEqual([]);

@@ -3,24 +3,28 @@ import path from "node:path";
 import { vi } from "vitest";
 
 export const EXTENSION_DIR = path.resolve(__dirname, "../../extensions/saved-items-account");
-const strings = JSON.parse(readFileSync(path.join(EXTENSION_DIR, "locales/en.default.json"), "utf8")) as Record<
-  string,
-  unknown
->;
 
 /**
- * The platform's translate over en.default.json: {{placeholders}}, and one/other by count. A key
- * the locale file lacks throws, so every state a test renders proves its strings exist.
+ * The platform's translate over an extension's en.default.json: {{placeholders}}, and one/other by
+ * count. A key the locale file lacks throws, so every state a test renders proves its strings exist.
  */
-export function translate(key: string, options: Record<string, unknown> = {}): string {
-  let entry = key
-    .split(".")
-    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], strings);
-  if (entry && typeof entry === "object")
-    entry = (entry as Record<string, string>)[options.count === 1 ? "one" : "other"];
-  if (typeof entry !== "string") throw new Error(`no translation for ${key}`);
-  return entry.replace(/{{(\w+)}}/g, (_, name: string) => String(options[name]));
+export function translatorFor(extensionDir: string): (key: string, options?: Record<string, unknown>) => string {
+  const strings = JSON.parse(readFileSync(path.join(extensionDir, "locales/en.default.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  return (key, options = {}) => {
+    let entry = key
+      .split(".")
+      .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], strings);
+    if (entry && typeof entry === "object")
+      entry = (entry as Record<string, string>)[options.count === 1 ? "one" : "other"];
+    if (typeof entry !== "string") throw new Error(`no translation for ${key}`);
+    return entry.replace(/{{(\w+)}}/g, (_, name: string) => String(options[name]));
+  };
 }
+
+export const translate = translatorFor(EXTENSION_DIR);
 
 export interface FakePlatform {
   /** Messages shown with shopify.toast.show. */

@@ -59,11 +59,11 @@ describe("admin pages, loaded with a valid admin session", () => {
         name: "Pro",
         monthlyRequests: 50_000,
         maxBatchOperations: 50,
-        channels: ["online-store", "customer-account"],
+        channels: ["online-store", "customer-account", "point-of-sale"],
         features: [
           "50,000 requests a month",
           "Batch requests of up to 50 operations",
-          "Channels: Online Store, Customer account",
+          "Channels: Online Store, Customer account, Point of Sale",
         ],
       },
       usage: {
@@ -77,6 +77,7 @@ describe("admin pages, loaded with a valid admin session", () => {
         { channel: "online-store", label: "Online Store", enabled: true, requiredPlan: "Free" },
         { channel: "customer-account", label: "Customer account", enabled: true, requiredPlan: "Pro" },
         { channel: "headless", label: "Headless", enabled: false, requiredPlan: "Scale" },
+        { channel: "point-of-sale", label: "Point of Sale", enabled: true, requiredPlan: "Pro" },
       ],
       figures: null,
       themeItems: expect.any(Array),

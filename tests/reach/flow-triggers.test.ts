@@ -3,9 +3,11 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
-import { loader as setupLoader } from "~/routes/app.setup";
+import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
+import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";
-import { callProxy, givenShop, sendToApp } from "../support/app";
+import { APP_URL, callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
 
@@ -336,49 +338,49 @@ describe("a fan-out cut short resumes", () => {
   });
 });
 
+const INVENTORY_ITEM = "gid://shopify/InventoryItem/111";
+
+/** The emulator's catalogue: the variant with its inventory item and total inventory (replaced on each call). */
+function stock(shop: string, quantity: number) {
+  emulator.addProducts(shop, [
+    {
+      id: PRODUCT,
+      title: "Linen shirt",
+      totalInventory: quantity,
+      variants: [
+        {
+          id: VARIANT,
+          title: "M",
+          price: "50.00",
+          availableForSale: quantity > 0,
+          inventoryItemId: INVENTORY_ITEM,
+          inventoryQuantity: quantity,
+        },
+      ],
+    },
+  ]);
+}
+
+/** An inventory_levels/update delivery for one location, as the platform sends it. */
+function levelUpdate(shop: string, available: number) {
+  const request = signedWebhook("inventory_levels/update", {
+    shop,
+    payload: {
+      inventory_item_id: 111,
+      location_id: 24826418,
+      available,
+      updated_at: "2026-11-23T08:30:00Z",
+      admin_graphql_api_id: "gid://shopify/InventoryLevel/24826418?inventory_item_id=111",
+    },
+  });
+  return async () => {
+    const response = await sendToApp(request.clone());
+    expect(response.status).toBe(200);
+    await afterAnswerSettled();
+  };
+}
+
 describe("inventory_levels/update → back in stock", () => {
-  const INVENTORY_ITEM = "gid://shopify/InventoryItem/111";
-
-  /** The emulator's catalogue: the variant with its inventory item and total inventory (replaced on each call). */
-  function stock(shop: string, quantity: number) {
-    emulator.addProducts(shop, [
-      {
-        id: PRODUCT,
-        title: "Linen shirt",
-        totalInventory: quantity,
-        variants: [
-          {
-            id: VARIANT,
-            title: "M",
-            price: "50.00",
-            availableForSale: quantity > 0,
-            inventoryItemId: INVENTORY_ITEM,
-            inventoryQuantity: quantity,
-          },
-        ],
-      },
-    ]);
-  }
-
-  /** An inventory_levels/update delivery for one location, as the platform sends it. */
-  function levelUpdate(shop: string, available: number) {
-    const request = signedWebhook("inventory_levels/update", {
-      shop,
-      payload: {
-        inventory_item_id: 111,
-        location_id: 24826418,
-        available,
-        updated_at: "2026-11-23T08:30:00Z",
-        admin_graphql_api_id: "gid://shopify/InventoryLevel/24826418?inventory_item_id=111",
-      },
-    });
-    return async () => {
-      const response = await sendToApp(request.clone());
-      expect(response.status).toBe(200);
-      await afterAnswerSettled();
-    };
-  }
-
   const inventoryRequests = (shop: string) =>
     emulator.requests.filter(
       (request) => request.shop === shop && /inventoryItem|flowTriggerReceive|FindSavers/.test(request.query ?? ""),
@@ -434,6 +436,128 @@ describe("inventory_levels/update → back in stock", () => {
     const response = await sendToApp(signedWebhook("inventory_levels/update", { shop, payload: { available: 1 } }));
     expect(response.status).toBe(200);
     expect(warnings).toHaveBeenCalled();
+  });
+});
+
+describe("Saved item low in stock", () => {
+  const LOW = "saved-item-low-in-stock";
+
+  /** The Setup page's form post, as the embedded admin's fetcher sends it with App Bridge's session token. */
+  async function setThreshold(shop: string, threshold: string) {
+    const request = await setUpValidRequest(
+      {
+        type: RequestType.Bearer,
+        store: shop.replace(/\.myshopify\.com$/, ""),
+        apiKey: TEST_ENV.SHOPIFY_API_KEY,
+        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
+      },
+      new Request(new URL("/app/setup", APP_URL), { method: "POST", body: new URLSearchParams({ threshold }) }),
+    );
+    return setupAction({ request, params: {}, context: {} });
+  }
+
+  /** Two savers of the product (one of them in two lists) and one of its variant; only low stock listened to. */
+  async function givenSavers(threshold = "5") {
+    const shop = await listening(await givenShop({ plan: "starter" }), [LOW]);
+    expect(await setThreshold(shop, threshold)).toEqual({ ok: true, threshold: Number(threshold) });
+    await save("1001");
+    await save("1001", { context: "gifts" });
+    await save("1002", { entityType: "variant", entityGid: VARIANT });
+    await afterAnswerSettled();
+    return shop;
+  }
+
+  const lowStock = (inventory: number, threshold = 5) =>
+    [1001, 1002].map((customer) => ({
+      handle: LOW,
+      payload: {
+        customer_id: customer,
+        product_id: 1,
+        "Variant ID": VARIANT,
+        Inventory: inventory,
+        Threshold: threshold,
+      },
+    }));
+  const inventory = (shop: string, quantity: number) =>
+    productUpdate(shop, [{ id: VARIANT, price: "50.00", inventory: quantity }]);
+
+  test("products/update: falling to or below the threshold fires once per saver; staying low fires nothing, a restock above arms it again", async () => {
+    const shop = await givenSavers();
+    await inventory(shop, 9)(); // the baseline
+    expect(fired(shop)).toEqual([]);
+    const fall = inventory(shop, 5);
+    await fall();
+    expect(fired(shop)).toEqual(expect.arrayContaining(lowStock(5)));
+    expect(fired(shop)).toHaveLength(2);
+
+    await fall(); // the same webhook id again
+    await inventory(shop, 2)(); // lower still: no new crossing
+    await inventory(shop, 0)();
+    expect(fired(shop)).toHaveLength(2);
+
+    await inventory(shop, 6)(); // above again
+    await inventory(shop, 1)(); // a second crossing: each saver hears once more
+    expect(fired(shop).slice(2)).toEqual(expect.arrayContaining(lowStock(1)));
+    expect(fired(shop)).toHaveLength(4);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+
+  test("inventory_levels/update: the crossing fires once per saver, though no workflow uses back in stock", async () => {
+    const shop = await givenSavers("3");
+    stock(shop, 8);
+    await levelUpdate(shop, 8)();
+    stock(shop, 3);
+    const fall = levelUpdate(shop, 3);
+    await fall();
+    await fall();
+    expect(fired(shop)).toEqual(expect.arrayContaining(lowStock(3, 3)));
+    expect(fired(shop)).toHaveLength(2);
+  });
+
+  test("without a threshold, or without a workflow using it, nothing fires", async () => {
+    const shop = await givenSavers();
+    expect(await setThreshold(shop, "")).toEqual({ ok: true, threshold: null });
+    await inventory(shop, 9)();
+    await inventory(shop, 1)();
+    stock(shop, 1);
+    await levelUpdate(shop, 1)();
+    expect(fired(shop)).toEqual([]);
+
+    await setThreshold(shop, "5");
+    await listening(shop, [LOW], false);
+    await inventory(shop, 9)();
+    await inventory(shop, 1)();
+    expect(fired(shop)).toEqual([]);
+  });
+
+  test("a fan-out cut short resumes: the next delivery after the retry delay tells the rest, each once", async () => {
+    const shop = await givenSavers();
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await inventory(shop, 9)();
+    emulator.injectFault({
+      kind: "throttled",
+      api: "admin",
+      operationName: "SavedItemsFlowTrigger",
+      skip: 1,
+      times: 9,
+    });
+    await inventory(shop, 4)();
+    expect(fired(shop)).toHaveLength(1);
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, "now").mockImplementation(() => realNow() + 31_000);
+    await inventory(shop, 4)(); // nothing changed: only the resume runs
+    await inventory(shop, 4)();
+    expect(fired(shop)).toEqual(expect.arrayContaining(lowStock(4)));
+    expect(fired(shop)).toHaveLength(2);
+  });
+
+  test("the Setup page shows the threshold and refuses what is not a whole number of units", async () => {
+    const shop = await givenSavers("12");
+    expect((await loadAdmin(setupLoader, "/app/setup", shop)).lowStockThreshold).toBe(12);
+    for (const threshold of ["-1", "1.5", "ten", "2000000", " 5"]) {
+      expect(await setThreshold(shop, threshold)).toMatchObject({ ok: false, code: "VALIDATION_ERROR" });
+    }
+    expect((await loadAdmin(setupLoader, "/app/setup", shop)).lowStockThreshold).toBe(12);
   });
 });
 
@@ -555,6 +679,13 @@ describe("the admin setup page lists the triggers", () => {
           reportedAt: "2026-11-23T10:00:00.000Z",
           lastFiredAt: null,
         },
+        {
+          handle: "saved-item-low-in-stock",
+          name: "Saved item low in stock",
+          inUse: false,
+          reportedAt: null,
+          lastFiredAt: null,
+        },
       ],
       unmapped: [],
     });
@@ -607,6 +738,7 @@ describe("the admin setup page lists the triggers", () => {
         { handle: "item-saved", inUse: false, reportedAt: null },
         { handle: "saved-item-price-dropped", inUse: true, reportedAt: "2026-11-23T09:00:00.000Z" },
         { handle: "saved-item-back-in-stock", inUse: false, reportedAt: null },
+        { handle: "saved-item-low-in-stock", inUse: false, reportedAt: null },
       ],
     );
 
@@ -616,6 +748,6 @@ describe("the admin setup page lists the triggers", () => {
     expect(unmapped.flowTriggers.unmapped).toEqual([
       { identifier: "Saved item: something new", enabled: true, reportedAt: "2026-11-23T10:00:00.000Z" },
     ]);
-    expect(unmapped.flowTriggers.triggers.map((trigger) => trigger.inUse)).toEqual([true, true, true]);
+    expect(unmapped.flowTriggers.triggers.map((trigger) => trigger.inUse)).toEqual([true, true, true, true]);
   });
 });

@@ -36,3 +36,33 @@ export function customerAccountSessionToken(options: {
     options.apiSecret,
   );
 }
+
+/**
+ * A point-of-sale UI extension session token as the platform issues it: signed like an admin
+ * session token (HS256 with the app's client secret; iss the shop's admin, dest the shop, aud the
+ * client id, sub the staff user's numeric id, sid the session).
+ */
+export function posSessionToken(options: {
+  shop: string;
+  apiKey: string;
+  apiSecret: string;
+  staffUserId: string;
+  overrides?: Partial<Record<string, unknown>>;
+}): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return signHs256(
+    {
+      iss: `https://${options.shop}/admin`,
+      dest: `https://${options.shop}`,
+      aud: options.apiKey,
+      sub: options.staffUserId,
+      exp: now + 60,
+      nbf: now - 5,
+      iat: now - 5,
+      jti: randomUUID(),
+      sid: randomUUID(),
+      ...options.overrides,
+    },
+    options.apiSecret,
+  );
+}

@@ -11,7 +11,7 @@ import type { DirectAccessGrant } from "./schemas";
  * shop and sub the customer. Nothing from the body is read.
  */
 export async function exchangeCustomerAccountSessionToken(request: Request): Promise<DirectAccessGrant> {
-  const sessionToken = await verifyCustomerAccountSessionToken(request);
+  const sessionToken = await verifyExtensionSessionToken(request, "shopify.sessionToken.get()");
   const shop = shopFromDest(sessionToken.dest);
   const customerGid = customerFromSub(sessionToken.sub);
   await requireEntitledShop(shop, "customer-account");
@@ -31,16 +31,13 @@ export const MAX_SESSION_TOKEN_SECONDS = 10 * 60;
  * present), plus the audience check the library skips, and exp and iat required and bounded
  * (MAX_SESSION_TOKEN_SECONDS). Not through authenticate.public.customerAccount: that throws bare
  * 401/410 Responses an extension cannot read, and refuses any client whose User-Agent looks
- * automated, which says nothing about a request that carries a signed token.
+ * automated, which says nothing about a request that carries a signed token. The platform signs
+ * the tokens of customer-account and point-of-sale extensions alike; `source` tells the caller
+ * where a fresh one comes from.
  */
-async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTPayload> {
+export async function verifyExtensionSessionToken(request: Request, source: string): Promise<JWTPayload> {
   const token = sessionTokenOf(request);
-  if (!token) {
-    throw new ServiceError(
-      "AUTH_REQUIRED",
-      "Send Authorization: Bearer <session token from shopify.sessionToken.get()>",
-    );
-  }
+  if (!token) throw new ServiceError("AUTH_REQUIRED", `Send Authorization: Bearer <session token from ${source}>`);
   const { SHOPIFY_API_KEY, SHOPIFY_API_SECRET } = getEnv();
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(SHOPIFY_API_SECRET), {
@@ -55,7 +52,7 @@ async function verifyCustomerAccountSessionToken(request: Request): Promise<JWTP
   } catch (error) {
     throw new ServiceError(
       "INVALID_TOKEN",
-      "The session token is malformed, expired or not signed for this app; send a fresh one from shopify.sessionToken.get()",
+      `The session token is malformed, expired or not signed for this app; send a fresh one from ${source}`,
       { cause: error },
     );
   }
@@ -86,7 +83,7 @@ export function claimedShopOf(request: Request): string {
 /** A shop domain is at most 255 characters; with a scheme and a slash, a little more. */
 const MAX_DEST_LENGTH = 300;
 
-function shopFromDest(dest: unknown): string {
+export function shopFromDest(dest: unknown): string {
   const shop = normalisedDest(dest);
   if (!shop) throw new ServiceError("INVALID_TOKEN", "The session token does not name a shop");
   return shop;

@@ -11,6 +11,8 @@ interface ShopState {
   recorded: boolean;
   /** The handles of the app's Flow triggers an enabled workflow of the shop starts with. */
   flowTriggersInUse: ReadonlySet<string>;
+  /** The merchant's threshold for Saved item low in stock; null while none is set. */
+  lowStockThreshold: number | null;
 }
 
 interface CachedState {
@@ -46,6 +48,7 @@ async function readShopState(shop: string): Promise<ShopState> {
     installed: Boolean(record && !record.uninstalledAt),
     recorded: Boolean(record),
     flowTriggersInUse: new Set(triggers.map((trigger) => trigger.handle)),
+    lowStockThreshold: record?.lowStockThreshold ?? null,
   };
   cache.delete(shop);
   if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
@@ -88,6 +91,21 @@ export async function storeShopPlan(shop: string, key: PlanKey, refreshedAt: Dat
  */
 export async function flowTriggersReportedInUse(shop: string): Promise<ReadonlySet<string>> {
   return (await readShopState(shop)).flowTriggersInUse;
+}
+
+/** The merchant's threshold for Saved item low in stock (same cache as the plan); null while none is set. */
+export async function readLowStockThreshold(shop: string): Promise<number | null> {
+  return (await readShopState(shop)).lowStockThreshold;
+}
+
+/** Stores the merchant's low-stock threshold (null clears it); every instance sees it at once. */
+export async function storeLowStockThreshold(shop: string, threshold: number | null): Promise<void> {
+  await prisma.shop.upsert({
+    where: { domain: shop },
+    create: { domain: shop, lowStockThreshold: threshold },
+    update: { lowStockThreshold: threshold },
+  });
+  await bumpShopVersion(shop);
 }
 
 /**

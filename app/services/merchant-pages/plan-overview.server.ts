@@ -1,5 +1,5 @@
 import { clock } from "~/lib/clock";
-import { CHANNELS, type Channel } from "~/services/channels";
+import { PLAN_CHANNELS, type PlanChannel } from "~/services/channels";
 import {
   OVERAGE_BLOCK_REQUESTS,
   PLAN_KEYS,
@@ -11,14 +11,15 @@ import {
 import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 
-export const CHANNEL_LABELS: Record<Channel, string> = {
+export const CHANNEL_LABELS: Record<PlanChannel, string> = {
   "online-store": "Online Store",
   "customer-account": "Customer account",
   headless: "Headless",
+  "point-of-sale": "Point of Sale",
 };
 
 /** The cheapest plan that includes a channel, read from the plan table. */
-export function cheapestPlanWith(channel: Channel): Plan {
+export function cheapestPlanWith(channel: PlanChannel): Plan {
   return PLAN_KEYS.map((key) => PLANS[key]).find((plan) => plan.channels.includes(channel)) ?? PLANS.scale;
 }
 
@@ -27,7 +28,7 @@ export interface PlanDescription {
   name: string;
   monthlyRequests: number;
   maxBatchOperations: number;
-  channels: Channel[];
+  channels: PlanChannel[];
   /** What the plan includes, in the merchant's words. */
   features: string[];
 }
@@ -67,7 +68,7 @@ export async function getHomeOverview(shop: string, plan: Plan) {
       percentUsed: Math.min(100, Math.round((used / plan.monthlyRequests) * 1000) / 10),
       resetsAt: nextPeriodStart(now).toISOString(),
     },
-    channels: CHANNELS.map((channel) => ({
+    channels: PLAN_CHANNELS.map((channel) => ({
       channel,
       label: CHANNEL_LABELS[channel],
       enabled: plan.channels.includes(channel),

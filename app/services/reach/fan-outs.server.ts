@@ -4,13 +4,8 @@ import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { activeSavers } from "~/services/saved-items/savers.server";
-import {
-  FLOW_TRIGGER_HANDLES,
-  fireFlowTrigger,
-  flowTriggerInUse,
-  numericIdOf,
-  type FlowTriggerHandle,
-} from "./flow-triggers.server";
+import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggerInUse, numericIdOf } from "./flow-triggers.server";
+import type { VariantChange } from "./variant-changes";
 
 /**
  * The fan-out of a products/update or inventory_levels/update change to the customers who saved
@@ -36,14 +31,6 @@ const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 const RESUMED_PER_DELIVERY = 3;
 /** How many savers one change notifies at most (pages of 100). */
 const MAX_SAVER_PAGES = 20;
-
-/** One variant's change that a Flow trigger reports (product-changes.server.ts finds them). */
-export interface VariantChange {
-  trigger: FlowTriggerHandle;
-  variantGid: string;
-  oldPrice?: number;
-  newPrice?: number;
-}
 
 interface Position {
   change: number;
@@ -146,6 +133,9 @@ async function runFanOut(shop: string, webhookId: string, admin: AdminGraphqlCli
           "Variant ID": entry.change.variantGid,
           ...(entry.change.trigger === FLOW_TRIGGER_HANDLES.priceDropped
             ? { "Old price": entry.change.oldPrice, "New price": entry.change.newPrice }
+            : {}),
+          ...(entry.change.trigger === FLOW_TRIGGER_HANDLES.lowInStock
+            ? { Inventory: entry.change.inventory, Threshold: entry.change.threshold }
             : {}),
         });
         stoppedAt = entry.position;

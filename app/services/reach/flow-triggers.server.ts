@@ -15,6 +15,7 @@ export const FLOW_TRIGGER_HANDLES = {
   itemSaved: "item-saved",
   priceDropped: "saved-item-price-dropped",
   backInStock: "saved-item-back-in-stock",
+  lowInStock: "saved-item-low-in-stock",
 } as const;
 
 export type FlowTriggerHandle = (typeof FLOW_TRIGGER_HANDLES)[keyof typeof FLOW_TRIGGER_HANDLES];
@@ -24,6 +25,7 @@ const TRIGGER_NAMES: Record<FlowTriggerHandle, string> = {
   [FLOW_TRIGGER_HANDLES.itemSaved]: "Item saved",
   [FLOW_TRIGGER_HANDLES.priceDropped]: "Saved item price dropped",
   [FLOW_TRIGGER_HANDLES.backInStock]: "Saved item back in stock",
+  [FLOW_TRIGGER_HANDLES.lowInStock]: "Saved item low in stock",
 };
 
 const KNOWN_HANDLES: ReadonlySet<string> = new Set(Object.values(FLOW_TRIGGER_HANDLES));

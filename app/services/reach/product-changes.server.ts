@@ -1,17 +1,18 @@
 import { z } from "zod";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { resumeFanOutsAfterAnswer, startFanOut, type VariantChange } from "./fan-outs.server";
+import { readLowStockThreshold } from "~/services/installs/shop-state.server";
+import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
 import { FLOW_TRIGGER_HANDLES, flowTriggerInUse, flowTriggersEnabled } from "./flow-triggers.server";
+import { variantChanges, type VariantChange, type VariantState } from "./variant-changes";
 
 /**
- * products/update → Saved item price dropped and Saved item back in stock, and
- * inventory_levels/update → Saved item back in stock (docs/reach.md).
+ * products/update → Saved item price dropped, back in stock and low in stock, and
+ * inventory_levels/update → Saved item back in stock and low in stock (docs/reach.md).
  *
  * The webhook says what a product is now, not what it was, so the app keeps the last price and
  * inventory it saw of each variant (shared hashes with Redis, else bounded in the process) and
- * compares: a lower price is a drop, inventory from none (≤ 0) to some is back in stock. A
- * variant seen for the first time only sets that baseline. The snapshot's price is not used: it
+ * compares (variant-changes.ts). A variant seen for the first time only sets that baseline. The snapshot's price is not used: it
  * is whatever text the saving client chose ("€49,00"), neither a number nor current.
  */
 
@@ -30,12 +31,6 @@ export const ProductUpdatePayloadSchema = z.object({
 });
 export type ProductUpdatePayload = z.infer<typeof ProductUpdatePayloadSchema>;
 
-/** The last state seen of a variant; inventory_levels/update knows the inventory only, not the price. */
-interface VariantState {
-  price?: number;
-  inventory?: number;
-}
-
 const WEBHOOK_ID_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const VARIANT_STATE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
 
@@ -43,35 +38,30 @@ const VARIANT_STATE_TTL_MS = 90 * 24 * 60 * 60 * 1000;
  * What changed for one variant against the last state seen; stores the new state (merged over the
  * old, so an inventory-only update keeps the price baseline) as the baseline.
  */
-async function observeVariant(shop: string, variantGid: string, seen: VariantState): Promise<VariantChange[]> {
+async function observeVariant(
+  shop: string,
+  variantGid: string,
+  seen: VariantState,
+  lowStockThreshold: number | undefined,
+): Promise<VariantChange[]> {
   let changes: VariantChange[] = [];
   await updateSharedField(
     `reach:variants:${shop}`,
     variantGid,
     (current) => {
-      changes = [];
       const before = current === undefined ? undefined : (JSON.parse(current) as VariantState);
-      if (before?.price !== undefined && seen.price !== undefined && seen.price < before.price) {
-        changes.push({
-          trigger: FLOW_TRIGGER_HANDLES.priceDropped,
-          variantGid,
-          oldPrice: before.price,
-          newPrice: seen.price,
-        });
-      }
-      if (
-        before?.inventory !== undefined &&
-        seen.inventory !== undefined &&
-        before.inventory <= 0 &&
-        seen.inventory > 0
-      ) {
-        changes.push({ trigger: FLOW_TRIGGER_HANDLES.backInStock, variantGid });
-      }
+      changes = variantChanges(variantGid, before, seen, lowStockThreshold);
       return JSON.stringify({ ...before, ...seen });
     },
     VARIANT_STATE_TTL_MS,
   );
   return changes;
+}
+
+/** The merchant's low-stock threshold where a workflow listens for Saved item low in stock, else undefined. */
+async function listenedLowStockThreshold(shop: string): Promise<number | undefined> {
+  if (!(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.lowInStock))) return undefined;
+  return (await readLowStockThreshold(shop)) ?? undefined;
 }
 
 /**
@@ -85,14 +75,20 @@ export async function handleProductUpdate(
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
   await resumeFanOutsWhereListened(shop);
+  const lowStockThreshold = await listenedLowStockThreshold(shop);
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
   const changes: VariantChange[] = [];
   for (const variant of payload.variants) {
     changes.push(
-      ...(await observeVariant(shop, variant.admin_graphql_api_id, {
-        price: variant.price,
-        ...(variant.inventory_quantity === undefined ? {} : { inventory: variant.inventory_quantity }),
-      })),
+      ...(await observeVariant(
+        shop,
+        variant.admin_graphql_api_id,
+        {
+          price: variant.price,
+          ...(variant.inventory_quantity === undefined ? {} : { inventory: variant.inventory_quantity }),
+        },
+        lowStockThreshold,
+      )),
     );
   }
   // Prices and stock are compared either way, so a workflow enabled later starts from a baseline;
@@ -118,7 +114,7 @@ const INVENTORY_ITEM_VARIANT = `#graphql
  * carries; both webhooks then share one baseline per variant.
  *
  * Unlike products/update, nothing is compared (nor queried) while no workflow uses Saved item
- * back in stock: the comparison would cost a platform request per delivery, and products/update
+ * back in stock or low in stock: the comparison would cost a platform request per delivery, and products/update
  * keeps the inventory baseline current meanwhile. The query runs before the webhook id is taken,
  * so a failed query answers 500 and the platform's redelivery can still be handled.
  */
@@ -129,7 +125,8 @@ export async function handleInventoryLevelUpdate(
 ): Promise<void> {
   if (!flowTriggersEnabled()) return;
   await resumeFanOutsWhereListened(shop);
-  if (!(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.backInStock))) return;
+  const lowStockThreshold = await listenedLowStockThreshold(shop);
+  if (lowStockThreshold === undefined && !(await flowTriggerInUse(shop, FLOW_TRIGGER_HANDLES.backInStock))) return;
   const admin = offlineAdminClient(shop);
   const data = await runAdminGraphql(admin, INVENTORY_ITEM_VARIANT, {
     id: `gid://shopify/InventoryItem/${payload.inventory_item_id}`,
@@ -138,7 +135,7 @@ export async function handleInventoryLevelUpdate(
   // An item without a variant (deleted meanwhile) or untracked stock has nothing to compare.
   if (!variant || variant.inventoryQuantity == null) return;
   if (!(await claimOnce(`webhook:${shop}`, webhookId, WEBHOOK_ID_TTL_MS))) return;
-  const changes = await observeVariant(shop, variant.id, { inventory: variant.inventoryQuantity });
+  const changes = await observeVariant(shop, variant.id, { inventory: variant.inventoryQuantity }, lowStockThreshold);
   await fanOutAfterAnswer(shop, webhookId, variant.product.id, changes, admin);
 }
 
@@ -165,8 +162,8 @@ async function fanOutAfterAnswer(
  */
 async function resumeFanOutsWhereListened(shop: string): Promise<void> {
   const listened = await Promise.all(
-    [FLOW_TRIGGER_HANDLES.priceDropped, FLOW_TRIGGER_HANDLES.backInStock].map((handle) =>
-      flowTriggerInUse(shop, handle),
+    [FLOW_TRIGGER_HANDLES.priceDropped, FLOW_TRIGGER_HANDLES.backInStock, FLOW_TRIGGER_HANDLES.lowInStock].map(
+      (handle) => flowTriggerInUse(shop, handle),
     ),
   );
   if (listened.some(Boolean)) resumeFanOutsAfterAnswer(shop);

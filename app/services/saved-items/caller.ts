@@ -1,11 +1,11 @@
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Channel } from "~/services/channels";
+import type { PlanChannel } from "~/services/channels";
 
 /** Who is asking, established by a channel's front door before the dispatcher runs. */
 export interface Caller {
   shop: string;
   customerGid: string;
-  channel: Channel;
+  channel: PlanChannel;
   admin: AdminGraphqlClient;
 }
 

@@ -1,0 +1,46 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { ServiceError } from "~/lib/errors";
+import { annotateRequest } from "~/lib/request-context.server";
+import { requireOfflineAdmin } from "~/platform/offline-admin.server";
+import { shopFromDest, verifyExtensionSessionToken } from "~/services/direct-access/customer-account-session.server";
+import { CUSTOMER_GID_PATTERN } from "~/services/direct-access/direct-token.server";
+import type { Caller } from "~/services/saved-items/caller";
+import { requestUrl } from "../request-input.server";
+
+/** The query parameter naming the customer chosen in POS. */
+export const POS_CUSTOMER_PARAMETER = "customerId";
+
+/**
+ * The point-of-sale front door: the POS extension's session token (signed by the platform like an
+ * admin session token: dest the shop, sub the staff user) says who is asking and for which shop;
+ * the customer is the one staff chose in POS, named in the query. The staff user goes into the
+ * access log, so every read of a customer's list at the counter says who made it.
+ */
+export async function requirePosCaller(request: Request, context: AppLoadContext): Promise<Caller> {
+  const claims = await verifyExtensionSessionToken(request, "api.session.getSessionToken()");
+  const shop = shopFromDest(claims.dest);
+  annotateRequest({ staff: staffUserOf(claims.sub) });
+  const customerGid = requestUrl(request, context).searchParams.get(POS_CUSTOMER_PARAMETER)?.trim();
+  if (!customerGid) {
+    throw new ServiceError("CUSTOMER_REQUIRED", `Name the customer chosen in POS: ${POS_CUSTOMER_PARAMETER}=<GID>`);
+  }
+  if (!CUSTOMER_GID_PATTERN.test(customerGid)) {
+    throw new ServiceError(
+      "VALIDATION_ERROR",
+      `${POS_CUSTOMER_PARAMETER}: must be a customer GID such as gid://shopify/Customer/123`,
+    );
+  }
+  return { shop, customerGid, channel: "point-of-sale", admin: await requireOfflineAdmin(shop) };
+}
+
+/**
+ * A POS token's subject is the staff user's numeric id. A customer-account extension's token,
+ * signed with the same secret, names a customer there instead, and is refused rather than read
+ * as staff.
+ */
+function staffUserOf(sub: unknown): string {
+  if (typeof sub !== "string" || !/^[1-9]\d{0,19}$/.test(sub)) {
+    throw new ServiceError("INVALID_TOKEN", "The session token's subject is not a staff user");
+  }
+  return sub;
+}
