@@ -5,14 +5,13 @@
 // page costs the app at most 2 requests and the platform at most 0.05 requests a page view. The
 // named lists: "Save to…" on the Save button, and switch, create, rename and delete in the Saved
 // items block.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page, type Request } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
+import { browserMissing, browserTestTitle, openBrowser } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 const SHOP = "demo.myshopify.com";
@@ -23,29 +22,19 @@ type ListItem = { entityType: string; entityGid: string; snapshot?: { title?: st
 
 describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists in headless Chromium"), () => {
   let sandbox: RunningSandbox;
-  let context: BrowserContext;
   let page: Page;
-  let userDataDir: string;
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     sandbox = await startSandbox();
-    userDataDir = mkdtempSync(path.join(tmpdir(), "saved-items-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      baseURL: sandbox.url,
-      viewport: { width: 1100, height: 800 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(10_000);
+    browser = await openBrowser(sandbox.url);
+    ({ page } = browser);
   }, 300_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await sandbox?.stop();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
   }, 30_000);
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `cart-${name}.png`), fullPage: true });

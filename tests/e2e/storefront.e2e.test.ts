@@ -2,15 +2,14 @@
 // the storefront pages with the extension's blocks rendered by liquidjs and forwards
 // /apps/saved-items/* as the platform's signed app proxy; Debian's Chromium, driven by playwright-core,
 // is the shopper. Screenshots go to tests/.artifacts/.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page, type Request } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
+import { browserMissing, browserTestTitle, openBrowser } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 
@@ -22,28 +21,19 @@ describe.skipIf(browserMissing)(
     let sandbox: RunningSandbox;
     let context: BrowserContext;
     let page: Page;
-    let userDataDir: string;
+    let browser: Awaited<ReturnType<typeof openBrowser>>;
     const started = Date.now();
 
     beforeAll(async () => {
       mkdirSync(ARTIFACTS, { recursive: true });
       sandbox = await startSandbox();
-      userDataDir = mkdtempSync(path.join(tmpdir(), "saved-items-chromium-"));
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        baseURL: sandbox.url,
-        viewport: { width: 1100, height: 800 },
-      });
-      page = context.pages()[0] ?? (await context.newPage());
-      page.setDefaultTimeout(10_000);
+      browser = await openBrowser(sandbox.url);
+      ({ context, page } = browser);
     }, 300_000);
 
     afterAll(async () => {
-      await context?.close();
+      await browser?.close();
       await sandbox?.stop();
-      if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
       console.log(
         `storefront e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including the sandbox build and start`,
       );

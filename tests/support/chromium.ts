@@ -1,6 +1,9 @@
 // Debian's Chromium, as every browser test and benchmark launches it (test tools cannot download
 // their own browser here; `npm run setup:browser` installs it).
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -26,3 +29,25 @@ export const browserMissing: string | undefined =
 
 /** A browser test's title, with the reason it is skipped where it is. */
 export const browserTestTitle = (title: string) => (browserMissing ? `${title} (skipped: ${browserMissing})` : title);
+
+/** Chromium on a new empty profile, browsing `baseURL` as the storefront tests do; close() removes the profile. */
+export async function openBrowser(baseURL: string) {
+  const userDataDir = mkdtempSync(path.join(tmpdir(), "saved-items-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    baseURL,
+    viewport: { width: 1100, height: 800 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(10_000);
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

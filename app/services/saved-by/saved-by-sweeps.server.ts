@@ -1,3 +1,4 @@
+import { periodicSweep } from "~/lib/periodic-sweep.server";
 import { runSavedBySweep } from "./saved-by-flush.server";
 
 /**
@@ -8,25 +9,7 @@ import { runSavedBySweep } from "./saved-by-flush.server";
 /** With SAVED_BY_MAX_DELAY_MS, sets how stale a count may be once saves stop (decision 0010). */
 export const SAVED_BY_SWEEP_INTERVAL_MS = 30_000;
 
-let timer: NodeJS.Timeout | undefined;
-let sweeping: Promise<void> | undefined;
+const sweeps = periodicSweep("saved-by", SAVED_BY_SWEEP_INTERVAL_MS, runSavedBySweep);
 
-function sweep(): void {
-  sweeping ??= runSavedBySweep()
-    .catch((error: unknown) => console.error("[saved-by] sweeping the saved-by counts failed", error))
-    .finally(() => (sweeping = undefined));
-}
-
-export function startSavedBySweeps(): void {
-  if (timer) return;
-  sweep();
-  timer = setInterval(sweep, SAVED_BY_SWEEP_INTERVAL_MS);
-  timer.unref();
-}
-
-/** Stops the timer and waits for a sweep in progress, so its writes end before connections close. */
-export async function stopSavedBySweeps(): Promise<void> {
-  clearInterval(timer);
-  timer = undefined;
-  await sweeping;
-}
+export const startSavedBySweeps = sweeps.start;
+export const stopSavedBySweeps = sweeps.stop;
