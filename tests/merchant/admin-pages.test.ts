@@ -112,6 +112,18 @@ describe("admin pages, loaded with a valid admin session", () => {
         at,
         query: { template: "index", addAppBlockId: `${key}/saved-items`, target: "newAppsSection" },
       },
+      {
+        handle: "saved-by",
+        kind: "block",
+        at,
+        query: { template: "product", addAppBlockId: `${key}/saved-by`, target: "mainSection" },
+      },
+      {
+        handle: "save-for-later",
+        kind: "block",
+        at,
+        query: { template: "cart", addAppBlockId: `${key}/save-for-later`, target: "mainSection" },
+      },
     ]);
   });
 

@@ -11,6 +11,10 @@ export const THEME_BLOCKS = [
   { handle: "save-button", name: "Save button", template: "product", target: "mainSection" },
   // A section of its own: the list fits any page, and the home page is in every theme.
   { handle: "saved-items", name: "Saved items", template: "index", target: "newAppsSection" },
+  // Beside the product form, where the shopper decides.
+  { handle: "saved-by", name: "Saved by shoppers", template: "product", target: "mainSection" },
+  // The cart's own section, next to the lines it moves.
+  { handle: "save-for-later", name: "Save for later", template: "cart", target: "mainSection" },
 ] as const;
 
 export type ThemeItemKind = "embed" | "block";
