@@ -10,7 +10,12 @@ const VALID = { customer_id: 1001, product_id: 1, "Variant ID": "gid://shopify/P
 describe("the emulator's flowTriggerReceive", () => {
   test("reads the app's trigger extensions, references as <object>_id", () => {
     const triggers = loadFlowTriggers(path.join(repoRoot, "extensions"));
-    expect([...triggers.keys()].sort()).toEqual(["item-saved", "saved-item-back-in-stock", "saved-item-price-dropped"]);
+    expect([...triggers.keys()].sort()).toEqual([
+      "item-saved",
+      "saved-item-back-in-stock",
+      "saved-item-low-in-stock",
+      "saved-item-price-dropped",
+    ]);
     expect(triggers.get("saved-item-price-dropped")!.map((field) => field.payloadKey)).toEqual([
       "customer_id",
       "product_id",
