@@ -7,6 +7,8 @@ import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { TEST_ENV } from "./test-env";
 
 Object.assign(process.env, TEST_ENV);
+// Taken before any test file can install fake timers: the wait below must end in real time.
+const realSetTimeout = globalThis.setTimeout;
 // With a real Redis (npm run test:services), each test file coordinates under a prefix of its own,
 // emptied before every test like the database.
 const redisPrefix = `saved-items-test-${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -50,6 +52,10 @@ afterEach(() => {
 });
 
 afterAll(async () => {
+  // Work a test's requests started after answering (saved-by marks, Flow triggers) ends before the
+  // database closes under it; bounded, since a test may have left the platform hanging on purpose.
+  const { afterAnswerSettled } = await import("~/lib/after-answer.server");
+  await Promise.race([afterAnswerSettled(), new Promise((resolve) => realSetTimeout(resolve, 10_000))]);
   platformServer.close();
   if (process.env.REDIS_URL) await deleteRedisKeys(`${redisPrefix}:*`);
   const { closeDatabase } = await import("~/db.server");
