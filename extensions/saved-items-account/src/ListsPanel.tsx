@@ -3,6 +3,7 @@ import "@shopify/ui-extensions/preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { toSavedItemsError, type SavedItemsError } from "../../shared/errors";
 import type { SavedList } from "../../shared/wire";
+import { useActions } from "./lib/actions";
 import { errorMessageKey } from "./lib/error-messages";
 import { listTitle, LISTS_PAGE_SIZE, MAX_LIST_NAME_LENGTH, withItemRemoved, withList, withoutList } from "./lib/lists";
 import type { SavedItemsClient } from "./lib/service-client";
@@ -83,26 +84,19 @@ export function ListsPanel({
   const api = extensionApi();
   const t = api.i18n.translate;
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<SavedItemsError | null>(null);
+  const { busy, error, run } = useActions<"create">();
   const { state } = lists;
 
   async function create() {
     const trimmed = name.trim();
     if (!trimmed) return;
-    setError(null);
-    setBusy(true);
-    try {
+    await run("create", async () => {
       const list = await client.createList({ name: trimmed });
       lists.put(list);
       setName("");
       onOpen(list.context);
       void api.toast.show(t("lists.created"));
-    } catch (caught) {
-      setError(toSavedItemsError(caught));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const shownError = error ?? state.error;
@@ -150,7 +144,12 @@ export function ListsPanel({
           value={name}
           onInput={(event) => setName((event.currentTarget as HTMLInputElement).value)}
         />
-        <s-button variant="primary" loading={busy} disabled={busy || !name.trim()} onClick={() => void create()}>
+        <s-button
+          variant="primary"
+          loading={busy === "create"}
+          disabled={busy !== null || !name.trim()}
+          onClick={() => void create()}
+        >
           {t("lists.create")}
         </s-button>
       </s-stack>
@@ -173,22 +172,9 @@ export function ListSettings({
   const api = extensionApi();
   const t = api.i18n.translate;
   const [name, setName] = useState(list.name ?? "");
-  const [busy, setBusy] = useState<"rename" | "delete" | null>(null);
-  const [error, setError] = useState<SavedItemsError | null>(null);
+  const { busy, error, dismissError, run } = useActions<"rename" | "delete">();
 
   useEffect(() => setName(list.name ?? ""), [list.context, list.name]);
-
-  async function run(kind: "rename" | "delete", work: () => Promise<void>) {
-    setError(null);
-    setBusy(kind);
-    try {
-      await work();
-    } catch (caught) {
-      setError(toSavedItemsError(caught));
-    } finally {
-      setBusy(null);
-    }
-  }
 
   const rename = () =>
     run("rename", async () => {
@@ -206,7 +192,7 @@ export function ListSettings({
     <s-section heading={t("lists.settingsHeading")}>
       <s-stack direction="block" gap="base">
         {error && (
-          <s-banner tone="critical" heading={t("lists.changeError")} dismissible onDismiss={() => setError(null)}>
+          <s-banner tone="critical" heading={t("lists.changeError")} dismissible onDismiss={dismissError}>
             {t(errorMessageKey(error))}
           </s-banner>
         )}

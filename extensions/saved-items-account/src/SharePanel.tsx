@@ -1,8 +1,8 @@
 /** @jsxImportSource preact */
 import "@shopify/ui-extensions/preact";
 import { useState } from "preact/hooks";
-import { toSavedItemsError, type SavedItemsError } from "../../shared/errors";
 import type { ShareLink } from "../../shared/wire";
+import { useActions } from "./lib/actions";
 import { errorMessageKey } from "./lib/error-messages";
 import type { SavedItemsClient } from "./lib/service-client";
 import { extensionApi } from "./platform";
@@ -19,20 +19,7 @@ export function SharePanel({ client, context }: { client: SavedItemsClient; cont
   const t = api.i18n.translate;
   const [link, setLink] = useState<ShareLink | null>(null);
   const [displayName, setDisplayName] = useState("");
-  const [busy, setBusy] = useState<"create" | "revoke" | null>(null);
-  const [error, setError] = useState<SavedItemsError | null>(null);
-
-  async function run(kind: "create" | "revoke", work: () => Promise<void>) {
-    setError(null);
-    setBusy(kind);
-    try {
-      await work();
-    } catch (caught) {
-      setError(toSavedItemsError(caught));
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, error, dismissError, run } = useActions<"create" | "revoke">();
 
   const create = () =>
     run("create", async () => {
@@ -50,7 +37,7 @@ export function SharePanel({ client, context }: { client: SavedItemsClient; cont
     <s-section heading={t("share.heading")}>
       <s-stack direction="block" gap="base">
         {error && (
-          <s-banner tone="critical" heading={t("share.errorHeading")} dismissible onDismiss={() => setError(null)}>
+          <s-banner tone="critical" heading={t("share.errorHeading")} dismissible onDismiss={dismissError}>
             {t(errorMessageKey(error))}
           </s-banner>
         )}
