@@ -76,6 +76,16 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
 }
 
 /**
+ * A mutation the platform answered without its result: its userErrors (or no payload at all) go
+ * into the cause, for the log; the caller sees a retryable upstream error with `message`.
+ */
+export function platformRefusal(message: string, userErrors: readonly { message: string }[] | null | undefined) {
+  return new ServiceError("PLATFORM_UPSTREAM_ERROR", message, {
+    cause: new Error(userErrors?.map((error) => error.message).join("; ") || "no payload"),
+  });
+}
+
+/**
  * Runs one Admin GraphQL document and returns its `data`, typed from the document's text by the
  * codegen. Every platform failure becomes a ServiceError: throttling (HTTP 200 THROTTLED or 429) is
  * retried a bounded number of times, then RATE_LIMITED; a rejected token means the app is no

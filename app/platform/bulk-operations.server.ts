@@ -1,5 +1,5 @@
 import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql, type AdminGraphqlClient } from "./admin-graphql.server";
+import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "./admin-graphql.server";
 import type { SavedItemsBulkOperationStatusQuery } from "~/types/admin.generated";
 import { platformFetch } from "./platform-fetch.server";
 
@@ -45,9 +45,7 @@ export async function startBulkQuery(admin: AdminGraphqlClient, query: string): 
       ? new ServiceError("RATE_LIMITED", "Another export or refresh is running for this shop; try again shortly", {
           retryAfterSeconds: 60,
         })
-      : new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused the bulk query", {
-          cause: new Error(userErrors.map((error) => error.message).join("; ")),
-        });
+      : platformRefusal("The platform refused the bulk query", userErrors);
   }
   return bulkOperation.id;
 }

@@ -1,5 +1,4 @@
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { ServiceError } from "~/lib/errors";
+import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { InsightsSummarySchema, type InsightsSummary } from "./aggregate";
 
 export const INSIGHTS_TYPE = "$app:save_insights";
@@ -55,8 +54,6 @@ export async function writeStoredInsights(
   });
   const userErrors = data.metaobjectUpsert?.userErrors;
   if (!userErrors || userErrors.length > 0) {
-    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to store the insights", {
-      cause: new Error(userErrors?.map((error) => error.message).join("; ") ?? "no payload"),
-    });
+    throw platformRefusal("The platform refused to store the insights", userErrors);
   }
 }

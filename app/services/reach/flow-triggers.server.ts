@@ -1,6 +1,6 @@
 import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { writeLog } from "~/lib/json-log";
 import {
@@ -120,9 +120,7 @@ export async function fireFlowTrigger(
       const data = await runAdminGraphql(admin, FLOW_TRIGGER_RECEIVE, { handle, payload });
       const errors = data.flowTriggerReceive?.userErrors ?? [];
       if (errors.length > 0) {
-        throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `Flow refused trigger ${handle}`, {
-          cause: new Error(errors.map((error) => error.message).join("; ")),
-        });
+        throw platformRefusal(`Flow refused trigger ${handle}`, errors);
       }
       await noteFired(shop, handle);
       return;

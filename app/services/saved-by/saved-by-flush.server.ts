@@ -4,8 +4,7 @@ import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import type { Caller } from "~/services/saved-items/caller";
 import { activeSavers, SAVERS_PER_PAGE } from "~/services/saved-items/savers.server";
@@ -97,11 +96,7 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 function refuseOnUserErrors(errors: readonly { message: string }[] | undefined, what: string): void {
-  if (errors && errors.length > 0) {
-    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused ${what}`, {
-      cause: new Error(errors.map((error) => error.message).join("; ")),
-    });
-  }
+  if (errors && errors.length > 0) throw platformRefusal(`The platform refused ${what}`, errors);
 }
 
 async function writeMetafields(admin: AdminGraphqlClient, plan: PublishPlan): Promise<void> {

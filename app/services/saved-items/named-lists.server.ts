@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql } from "~/platform/admin-graphql.server";
+import { platformRefusal, runAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import type { SavedItemsNamedListFragment } from "~/types/admin.generated";
 import {
@@ -150,12 +150,12 @@ async function writeNamedList(
     },
     writeDirectory: named !== null,
   });
-  const errors = [...(data.list?.userErrors ?? []), ...(data.directory?.userErrors ?? [])];
   const list = toStoredList(data.list?.metaobject);
   if (!list || (named !== null && !data.directory?.metaobject)) {
-    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to write the list; retry shortly", {
-      cause: new Error(errors.map((error) => error.message).join("; ") || "no payload"),
-    });
+    throw platformRefusal("The platform refused to write the list; retry shortly", [
+      ...(data.list?.userErrors ?? []),
+      ...(data.directory?.userErrors ?? []),
+    ]);
   }
   return list;
 }

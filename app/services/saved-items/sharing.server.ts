@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "~/lib/errors";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import type { SavedItemsShareReadListQuery } from "~/types/admin.generated";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
@@ -73,9 +73,7 @@ async function writeShareFields(admin: AdminGraphqlClient, id: string, hash: str
     },
   });
   if (!data.metaobjectUpdate?.metaobject) {
-    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The platform refused to update the list; retry shortly", {
-      cause: new Error(data.metaobjectUpdate?.userErrors.map((error) => error.message).join("; ") ?? "no payload"),
-    });
+    throw platformRefusal("The platform refused to update the list; retry shortly", data.metaobjectUpdate?.userErrors);
   }
 }
 
