@@ -177,6 +177,22 @@ describe("retries", () => {
     expect(clock.sleeps).toEqual([500, 1000]);
   });
 
+  test("create-list without a context: the client picks the key once, so a retry repeats it", async () => {
+    const { clock, service, client } = setup();
+    const CREATE = "/api/headless/create-list";
+    const made = { context: "list-0", name: "Gifts", itemCount: 0, createdAt: "", updatedAt: "" };
+    service.on(EXCHANGE, grant(clock.time)).on(CREATE, fail(502, "PLATFORM_UPSTREAM_ERROR", true), ok(made));
+    await client.createList({ name: "Gifts" });
+    const bodies = service.to(CREATE).map((request) => request.body as { context: string });
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]!.context).toMatch(/^list-[0-9a-f]{16}$/);
+    expect(bodies[1]!.context).toBe(bodies[0]!.context);
+    await client.createList({ name: "Gifts" });
+    expect((service.to(CREATE)[2]!.body as { context: string }).context).not.toBe(bodies[0]!.context);
+    await client.createList({ name: "Mine", context: "mine" });
+    expect(service.to(CREATE)[3]!.body).toEqual({ name: "Mine", context: "mine" });
+  });
+
   test("a non-retryable error is not retried", async () => {
     const { clock, service, client } = setup();
     service.on(EXCHANGE, grant(clock.time)).on(SAVE, fail(409, "DUPLICATE_SAVE"));

@@ -391,7 +391,7 @@ describe("SavedItemsPage lists", () => {
     await type("New list name", "  Birthday ");
     buttonNamed("Create list")!.click();
     await eventually(() => expect(platform.toasts).toEqual(["List created"]));
-    expect(service.to(CREATE_LIST)[0]!.body).toEqual({ name: "Birthday" });
+    expect(service.to(CREATE_LIST)[0]!.body).toEqual({ name: "Birthday", context: expect.stringMatching(/^list-/) });
     expect(text()).toContain("Birthday0 items");
     await eventually(() =>
       expect(service.to(LIST).at(-1)!.url.searchParams.get("context")).toBe("list-0123456789abcdef"),

@@ -79,6 +79,12 @@ describe("named lists on the headless channel", () => {
     expect(second.body.data.context).not.toBe(first.body.data.context);
     const taken = await direct("create-list", { name: "Again", context: first.body.data.context });
     expect(taken).toMatchObject({ status: 409, body: { ok: false, error: { code: "LIST_EXISTS", retryable: false } } });
+    // The same create repeated (a retry after a lost answer) answers the list it made, writing nothing.
+    const before = emulator.requests.length;
+    const repeated = await direct("create-list", { name: "Gifts", context: first.body.data.context });
+    expect(repeated).toMatchObject({ status: 200, body: { ok: true, data: first.body.data } });
+    const sent = emulator.requests.slice(before).map((request) => request.operationName);
+    expect(sent).not.toContain("SavedItemsWriteNamedList");
     // A list a save made is taken too.
     await direct("save", aSaveRequest());
     expect((await direct("create-list", { name: "W", context: "wishlist" })).body.error.code).toBe("LIST_EXISTS");

@@ -184,7 +184,7 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
         }
         case "create-list":
           expect((await send(validCall(token))).body.data).toMatchObject({ context: "gifts", name: "Gifts" });
-          await send(validCall(token)); // LIST_EXISTS
+          await send(validCall(token, { name: "Other" })); // LIST_EXISTS
           break;
         case "rename-list":
           expect((await send(validCall(token))).body.data).toMatchObject({ name: "Gifts", itemCount: 1 });

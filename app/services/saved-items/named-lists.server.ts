@@ -92,6 +92,7 @@ const fieldOf = (node: NamedListNode, key: string) => node.fields.find((field) =
 interface StoredList {
   node: NamedListNode;
   deleted: boolean;
+  name: string | null;
   /** The handles of its active items; null for a list written before lists kept an index. */
   index: string[] | null;
 }
@@ -102,6 +103,7 @@ function toStoredList(node: NamedListNode | null | undefined): StoredList | null
   return {
     node,
     deleted: fieldOf(node, "deleted_at") !== null,
+    name: fieldOf(node, "name"),
     index: Array.isArray(index) ? storedStrings(index) : null,
   };
 }
@@ -112,7 +114,7 @@ async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList>
   const index = list.index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
   return {
     context,
-    name: fieldOf(node, "name"),
+    name: list.name,
     itemCount: index.length,
     createdAt: node.createdAt,
     updatedAt: node.updatedAt,
@@ -196,8 +198,9 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
   const context = input.context ?? newListContext();
   return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
     const { list, named } = await readNamedList(caller, context);
-    const decision = decideCreateList(list, named, context, plan);
+    const decision = decideCreateList(list, named, { context, name: input.name }, plan);
     if (decision.kind === "refuse") throw decision.error;
+    if (decision.kind === "exists") return toSavedList(caller, list!);
     await held.assertHeld();
     const written = await writeNamedList(
       caller,

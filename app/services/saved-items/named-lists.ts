@@ -10,16 +10,23 @@ import type { Plan } from "~/services/plans";
 /** A save_list as these decisions need it: null when it was never written. */
 export interface ListStatus {
   deleted: boolean;
+  name: string | null;
 }
 
-/** create-list: a list that exists and is not deleted is taken; past the plan's limit is refused. */
+/**
+ * create-list: a list that exists and is not deleted is taken, unless it already has the name asked
+ * for: then it is this same create repeated (a retry after a lost answer) and answers the list, so
+ * a retry never makes a second list or fails one that succeeded. Past the plan's limit is refused.
+ */
 export function decideCreateList(
   list: ListStatus | null,
   namedLists: readonly string[],
-  context: string,
+  request: { context: string; name: string },
   plan: Plan,
-): { kind: "refuse"; error: ServiceError } | { kind: "create"; namedLists: string[] } {
+): { kind: "refuse"; error: ServiceError } | { kind: "exists" } | { kind: "create"; namedLists: string[] } {
+  const { context } = request;
   if (list && !list.deleted) {
+    if (list.name === request.name) return { kind: "exists" };
     return {
       kind: "refuse",
       error: new ServiceError("LIST_EXISTS", `You already have a list with the key ${context}`),

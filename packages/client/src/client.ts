@@ -10,6 +10,7 @@ import {
   type OperationName,
   type OperationOutput,
 } from "./operations.js";
+import { withListKey } from "./list-key.js";
 import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type RetryRuntime } from "./retry.js";
 import { createTokenSource } from "./token.js";
 
@@ -127,17 +128,18 @@ function createClient<C extends Channel>(
     // Before any exchange: a name the document does not list is the caller's mistake, not the service's.
     const route = operationRoute(channel, name);
     if (!route) throw new TypeError(`${name} is no operation of the ${channel} channel`);
+    const body = withListKey(name, input);
     let reExchanged = false;
     return withRetry(
       async () => {
         const authorization = await tokens.authorization();
         try {
-          return await send(route, authorization, input);
+          return await send(route, authorization, body);
         } catch (error) {
           if (reExchanged || !(error instanceof SavedItemsError) || error.code !== TOKEN_EXPIRED) throw error;
           reExchanged = true;
           tokens.invalidate(authorization);
-          return await send(route, await tokens.authorization(), input);
+          return await send(route, await tokens.authorization(), body);
         }
       },
       policy,

@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409). Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
          */
         post: operations["headlessCreateList"];
         delete?: never;
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409). Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
          */
         post: operations["customerAccountCreateList"];
         delete?: never;
