@@ -69,16 +69,19 @@ export function planRecount(
 
 /**
  * Distinct shoppers per product among active product save_items, one line at a time: memory
- * holds one entry per (product, shopper) pair, never the lines.
+ * holds each shopper's GID once and a small number per (product, shopper) pair, never the lines.
  */
 export function createShopperCounter() {
-  const shoppers = new Map<string, Set<string>>();
+  const customers = new Map<string, number>();
+  const shoppers = new Map<string, Set<number>>();
   return {
     add(line: { entityType: string; entityGid: string; customerGid: string; active: boolean }): void {
       if (!line.active || line.entityType !== "product") return;
+      let customer = customers.get(line.customerGid);
+      if (customer === undefined) customers.set(line.customerGid, (customer = customers.size));
       let set = shoppers.get(line.entityGid);
       if (!set) shoppers.set(line.entityGid, (set = new Set()));
-      set.add(line.customerGid);
+      set.add(customer);
     },
     counts(): Map<string, number> {
       return new Map([...shoppers].map(([productGid, set]) => [productGid, set.size]));
