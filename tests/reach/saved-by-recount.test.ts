@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import prisma from "~/db.server";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
+import { clock } from "~/lib/clock";
 import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
-import { RECOUNT_INTERVAL_MS } from "~/services/saved-by/recount-plan";
+import { RECOUNT_INTERVAL_MS, RECOUNT_LEASE_MS, RECOUNT_RETRY_MS } from "~/services/saved-by/recount-plan";
 import { runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { runSavedByRecounts } from "~/services/saved-by/saved-by-recount.server";
 import { callProxy, givenShop } from "../support/app";
@@ -35,7 +36,7 @@ function savedBy(shop: string, product = PRODUCT): number | undefined {
   return metafield === undefined ? undefined : Number(metafield.value);
 }
 
-/** Bulk queries the platform started for the shop (a day's wait expires the token: its refusal is retried). */
+/** Bulk query requests the platform answered for the shop (a day's wait expires the token: its 401 is retried). */
 const bulkQueries = (shop: string) =>
   emulator.requests.filter(
     (request) => request.shop === shop && request.operationName === "SavedItemsRunBulkQuery" && request.status === 200,
@@ -118,6 +119,43 @@ describe("The daily recount of saved-by counts", () => {
     expect(savedBy(shop)).toBeUndefined();
 
     await runSavedByRecounts();
+    await flush();
+    expect(savedBy(shop)).toBe(5);
+  });
+
+  test("a recount whose instance died mid-step is taken over from the database once its lease ends", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    await saveWithLostMarks(shop, customers(5));
+    await runSavedByRecounts();
+    // An instance claimed the poll and died before handing it back.
+    await prisma.savedByRecount.update({
+      where: { shopDomain: shop },
+      data: { claimToken: "dead", runAfter: new Date(clock.now().getTime() + RECOUNT_LEASE_MS) },
+    });
+    await runSavedByRecounts();
+    await flush();
+    expect(savedBy(shop)).toBeUndefined();
+
+    advanceTime(RECOUNT_LEASE_MS);
+    await runSavedByRecounts();
+    await flush();
+    expect(savedBy(shop)).toBe(5);
+    expect(bulkQueries(shop)).toBe(1);
+  });
+
+  test("a recount the platform refused to start is tried again after the retry delay, not at every sweep", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    await saveWithLostMarks(shop, customers(5));
+    emulator.injectFault({ kind: "graphqlErrors", shop, operationName: "SavedItemsRunBulkQuery" });
+    await runSavedByRecounts();
+    const refused = bulkQueries(shop);
+    advanceTime(RECOUNT_RETRY_MS - 1_000);
+    await runSavedByRecounts();
+    expect(bulkQueries(shop)).toBe(refused);
+
+    advanceTime(1_000);
+    await recount();
+    expect(bulkQueries(shop)).toBe(refused + 1);
     await flush();
     expect(savedBy(shop)).toBe(5);
   });
