@@ -8,6 +8,7 @@ import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readBulkOperation, readBulkResult, startBulkQuery } from "~/platform/bulk-operations.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { saveItemsBulkQuery, toSaveItemLine } from "~/services/insights/save-item-lines";
+import { maxDelayMs } from "./flush-plan";
 import {
   afterPoll,
   createShopperCounter,
@@ -128,19 +129,21 @@ async function markRecounted(shop: string, counted: ReadonlyMap<string, number>,
     // A new row's latest mark is the last write the snapshot surely saw: its flush then settles, and
     // the row does not count as a save since this recount, which would make the shop due again.
     const seen = new Date(snapshotAt.getTime() - searchLagMs());
-    const now = clock.now();
-    for (const mark of marks) await writeMark(shop, mark, now, seen);
+    // Due as if it had waited the flush's delay: the day since the last recount was the wait, and
+    // marks that no save pays for would otherwise hold the shop's newer saves back for that delay.
+    const dueSince = new Date(clock.now().getTime() - maxDelayMs(searchLagMs()));
+    for (const mark of marks) await writeMark(shop, mark, dueSince, seen);
     if (marks.length > 0) console.info(`[saved-by] the recount of ${shop} marked ${marks.length} product(s)`);
   });
 }
 
-async function writeMark(shop: string, mark: RecountMark, now: Date, seen: Date): Promise<void> {
+async function writeMark(shop: string, mark: RecountMark, dueSince: Date, seen: Date): Promise<void> {
   const where = { shopDomain: shop, productGid: mark.productGid };
   if (mark.create) {
     // A row a save created since the rows were read is already due: the count is added to its bound.
     await prisma.savedByProduct.upsert({
       where: { shopDomain_productGid: where },
-      create: { ...where, bound: mark.raiseBy, dirtyAt: seen, dirtySince: mark.due ? now : null },
+      create: { ...where, bound: mark.raiseBy, dirtyAt: seen, dirtySince: mark.due ? dueSince : null },
       update: { bound: { increment: mark.raiseBy } },
     });
     return;
@@ -149,7 +152,7 @@ async function writeMark(shop: string, mark: RecountMark, now: Date, seen: Date)
     await prisma.savedByProduct.updateMany({ where, data: { bound: { increment: mark.raiseBy } } });
   }
   if (mark.due) {
-    await prisma.savedByProduct.updateMany({ where: { ...where, dirtySince: null }, data: { dirtySince: now } });
+    await prisma.savedByProduct.updateMany({ where: { ...where, dirtySince: null }, data: { dirtySince: dueSince } });
   }
 }
 
