@@ -32,7 +32,7 @@ export const readiness = () => readinessOf(pool);
  * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
  * deployment runs them itself. An embedded database migrated itself when it opened. Then the
  * pending customer redactions' timer starts: a later pass is owed whatever happened to the
- * instance that took the webhook. So does the saved-by counts' (the marks wait in the database).
+ * instance that took the webhook. So do the saved-by counts' flush and daily recount (marks and recounts wait in the database).
  */
 export async function prepare(): Promise<void> {
   if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {

@@ -296,6 +296,7 @@ describe("shop/redact", () => {
     await callProxy("/proxy/api/list", { shop: kept, query: { context: "w" } });
     await deliverWebhook("app/uninstalled", { shop });
     await db.session.create({ data: { id: `stale_${shop}`, shop, state: "", accessToken: "x" } });
+    await db.savedByRecount.create({ data: { shopDomain: shop, runAfter: new Date() } });
 
     const response = await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } });
 
@@ -304,6 +305,7 @@ describe("shop/redact", () => {
     expect(await db.shop.findUnique({ where: { domain: shop } })).toBeNull();
     expect(await db.usageCounter.count({ where: { shopDomain: shop } })).toBe(0);
     expect(await db.session.count({ where: { shop } })).toBe(0);
+    expect(await db.savedByRecount.count({ where: { shopDomain: shop } })).toBe(0);
     // Other shops are untouched.
     expect(await db.shop.findUnique({ where: { domain: kept } })).not.toBeNull();
     expect(await db.usageCounter.count({ where: { shopDomain: kept } })).toBe(1);

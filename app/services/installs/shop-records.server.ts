@@ -29,7 +29,7 @@ export type ShopRedaction = { redacted: true } | { redacted: false; reason: "rei
 /**
  * shop/redact (sent 48 hours after an uninstall): deletes everything the app keeps locally about
  * the shop: its Shop record, usage counters, overage choice and charged blocks, sessions, Flow
- * trigger reports, unfinished fan-outs and saved-by counts. A shop that has been reinstalled since is left alone, in case the webhook was delayed
+ * trigger reports, unfinished fan-outs and saved-by counts and recounts. A shop that has been reinstalled since is left alone, in case the webhook was delayed
  * past the reinstall. Pending customer redactions are kept on purpose: they only name customers
  * whose saved items must still be erased if the shop installs the app again.
  */
@@ -49,6 +49,7 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
     prisma.overageUsage.deleteMany({ where: { shopDomain: shop } }),
     prisma.overageBlock.deleteMany({ where: { shopDomain: shop } }),
     prisma.savedByProduct.deleteMany({ where: { shopDomain: shop } }),
+    prisma.savedByRecount.deleteMany({ where: { shopDomain: shop } }),
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);
   await forgetOfflineSession(shop);

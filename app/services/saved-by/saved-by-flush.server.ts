@@ -2,7 +2,7 @@ import prisma from "~/db.server";
 import { getEnv } from "~/config/env.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
+import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
@@ -210,3 +210,7 @@ export async function runSavedBySweep(): Promise<void> {
     );
   }
 }
+
+/** Runs work under the shop's flush lock, so it never interleaves with a flush (the daily recount's marks). */
+export const withShopFlushLock = <T>(shop: string, work: (held: HeldLocks) => Promise<T>): Promise<T> =>
+  getCoordinator().withLocks([lockKey(shop)], work);

@@ -1,15 +1,27 @@
 import { periodicSweep } from "~/lib/periodic-sweep.server";
 import { runSavedBySweep } from "./saved-by-flush.server";
+import { runSavedByRecounts } from "./saved-by-recount.server";
 
 /**
- * The timer that flushes the saved-by counts. Every instance sweeps; the shop's lock makes each
- * flush run once, and the marks live in the database, so a restart loses none.
+ * The timers of the saved-by counts: the flush and the daily recount. Every instance sweeps; the
+ * shop's lock makes each flush run once and the recount's claims each of its steps, and both keep
+ * their state in the database, so a restart loses none.
  */
 
 /** With SAVED_BY_MAX_DELAY_MS, sets how stale a count may be once saves stop (decision 0010). */
 export const SAVED_BY_SWEEP_INTERVAL_MS = 30_000;
+/**
+ * How often a shop's recount is looked at: how late after its day a recount starts, and how
+ * often a running one's bulk query is polled.
+ */
+export const SAVED_BY_RECOUNT_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
-const sweeps = periodicSweep("saved-by", SAVED_BY_SWEEP_INTERVAL_MS, runSavedBySweep);
+const sweeps = [
+  periodicSweep("saved-by", SAVED_BY_SWEEP_INTERVAL_MS, runSavedBySweep),
+  periodicSweep("saved-by-recount", SAVED_BY_RECOUNT_SWEEP_INTERVAL_MS, runSavedByRecounts),
+];
 
-export const startSavedBySweeps = sweeps.start;
-export const stopSavedBySweeps = sweeps.stop;
+export const startSavedBySweeps = (): void => sweeps.forEach((sweep) => sweep.start());
+export const stopSavedBySweeps = async (): Promise<void> => {
+  await Promise.all(sweeps.map((sweep) => sweep.stop()));
+};
