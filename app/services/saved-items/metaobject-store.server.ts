@@ -140,10 +140,7 @@ export async function readItemRecords(
   return { items, lists };
 }
 
-/**
- * What every search page of save_items selects. A page of `first` requests 2 + 2 × first points
- * (202 at 100), read beside a list's index (2 more).
- */
+/** What every search page of save_items selects. */
 const SEARCH_PAGE_FRAGMENT = `#graphql
   fragment SavedItemsSearchPage on MetaobjectConnection {
     edges { cursor node { ...SaveItemNode } }
