@@ -198,24 +198,13 @@ export type SavedItemsListIndexFragment = (
   & { index?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }
 );
 
-export type SavedItemsReadListQueryVariables = AdminTypes.Exact<{
-  list: AdminTypes.MetaobjectHandleInput;
-  type: AdminTypes.Scalars['String']['input'];
-  first: AdminTypes.Scalars['Int']['input'];
-  query: AdminTypes.Scalars['String']['input'];
-}>;
-
-
-export type SavedItemsReadListQuery = { list?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Metaobject, 'id'>
-    & { index?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }
-  )>, items: { edges: Array<(
-      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
-      & { node: (
-        Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
-        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-      ) }
-    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+export type SavedItemsSearchPageFragment = { edges: Array<(
+    Pick<AdminTypes.MetaobjectEdge, 'cursor'>
+    & { node: (
+      Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
+      & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+    ) }
+  )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> };
 
 export type SavedItemsListWrittenFragment = { metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> };
 
@@ -347,8 +336,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
   "#graphql\n  query SavedItemsVariantProducts($ids: [ID!]!) {\n    nodes(ids: $ids) { id ... on ProductVariant { product { id } } }\n  }": {return: SavedItemsVariantProductsQuery, variables: SavedItemsVariantProductsQueryVariables},
   "#graphql\n  query SavedItemsInventoryItemVariant($id: ID!) {\n    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }\n  }": {return: SavedItemsInventoryItemVariantQuery, variables: SavedItemsInventoryItemVariantQueryVariables},
-  "#graphql\n  query SavedItemsReadList($list: MetaobjectHandleInput!, $type: String!, $first: Int!, $query: String!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsListIndex }\n    items: metaobjects(type: $type, first: $first, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsListIndex on Metaobject {\n    id\n    index: field(key: \"active_items\") { value }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListQuery, variables: SavedItemsReadListQueryVariables},
-  "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
+  "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      ...SavedItemsSearchPage\n    }\n  }\n  #graphql\n  fragment SavedItemsSearchPage on MetaobjectConnection {\n    edges { cursor node { ...SaveItemNode } }\n    pageInfo { hasNextPage }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
   "#graphql\n  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }\n    directory: metaobjectByHandle(handle: $directory) { namedLists: field(key: \"named_lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadNamedListQuery, variables: SavedItemsReadNamedListQueryVariables},
   "#graphql\n  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: \"id\", reverse: true) {\n      edges { cursor node { ...SavedItemsNamedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListsQuery, variables: SavedItemsReadListsQueryVariables},
   "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},

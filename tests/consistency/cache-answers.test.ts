@@ -3,7 +3,10 @@
 import { http } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { clearProcessCaches } from "~/lib/process-caches.server";
-import { callProxy, givenShop } from "../support/app";
+import { SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
+import { getListStateStore } from "~/services/saved-items/list-state-store.server";
+import { callProxy, DEMO_SHOP, givenShop } from "../support/app";
+import { aServiceToken, callDirect, CUSTOMER, givenDirectShop } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
 
@@ -128,5 +131,62 @@ describe("a cache that comes back empty (a Redis restart, an eviction, a new ins
     emulator.clearRequests();
     expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: false }));
     expect(emulator.countRequests({ api: "admin" })).toBe(0);
+  });
+});
+
+describe("the storefront's two lists (decision 0016)", () => {
+  const ids = (answer: { body: any }) => answer.body.data.items.map((item: { id: string }) => item.id);
+  const listOf = (context: string) => callProxy("/proxy/api/list", { query: { context } });
+  /** The customer's cached states gone, in this process and in Redis alike (an eviction, an expiry). */
+  const forgetStates = () => getListStateStore().forgetCustomer(DEMO_SHOP, CUSTOMER.id);
+
+  async function givenBothLists(): Promise<{ wished: string; later: string }> {
+    await givenDirectShop();
+    const wished = await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    const later = await callProxy("/proxy/api/save", {
+      body: aSaveRequest({ context: SAVE_FOR_LATER_CONTEXT, entityGid: "gid://shopify/Product/2" }),
+    });
+    await forgetStates();
+    emulator.clearRequests();
+    return { wished: wished.body.data.id, later: later.body.data.id };
+  }
+
+  test("reading the wishlist, then saved-for-later, costs one platform request (408 requested points)", async () => {
+    const { wished, later } = await givenBothLists();
+    const requestedBefore = emulator.usage(DEMO_SHOP).requestedPoints;
+    expect(ids(await listOf("wishlist"))).toEqual([wished]);
+    expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
+    expect(emulator.countRequests({ api: "admin" })).toBe(1);
+    expect(emulator.usage(DEMO_SHOP).requestedPoints - requestedBefore).toBe(2 * 204);
+
+    await forgetStates();
+    expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
+    expect(ids(await listOf("wishlist"))).toEqual([wished]);
+    expect(emulator.countRequests({ api: "admin" })).toBe(2);
+  });
+
+  test("a save into saved-for-later racing the wishlist's first read is in the next saved-for-later read", async () => {
+    await givenShop();
+    const held = holdAnswerOf("SavedItemsReadList");
+    const listing = listOf("wishlist");
+    await held.read;
+    const saved = await callProxy("/proxy/api/save", { body: aSaveRequest({ context: SAVE_FOR_LATER_CONTEXT }) });
+    expect(saved).toEqual(ok({ id: expect.any(String), state: "active" }));
+    held.release();
+    expect(ids(await listing)).toEqual([]);
+
+    expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([saved.body.data.id]);
+    expect(
+      await callProxy("/proxy/api/save", { body: aSaveRequest({ context: SAVE_FOR_LATER_CONTEXT }) }),
+    ).toMatchObject({ status: 409 });
+  });
+
+  test("other channels read only the list asked for", async () => {
+    const { wished, later } = await givenBothLists();
+    const token = await aServiceToken();
+    const listed = (context: string) => callDirect("/api/headless/list", { token, query: { context } });
+    expect(ids(await listed("wishlist"))).toEqual([wished]);
+    expect(ids(await listed(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
+    expect(emulator.countRequests({ api: "admin" })).toBe(2);
   });
 });

@@ -158,7 +158,7 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
     expect(await posList(token)).toMatchObject({ status: 402, body: errorEnvelope("PLAN_LIMIT_REACHED") });
   });
 
-  test("a POS read costs the platform what a proxy list of the same size costs", async () => {
+  test("a POS read costs the platform no more than a proxy list of the same size", async () => {
     await givenDirectShop({ plan: "scale" });
     await givenSaves(numericId(CUSTOMER.id), 30);
     await givenSaves(numericId(OTHER_CUSTOMER.id), 30);
@@ -175,6 +175,8 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
     );
     const pos = await costOf(async () => posList(await aPosToken(), { customerId: OTHER_CUSTOMER.id, limit: "30" }));
     expect(proxy.requests).toBeGreaterThan(0);
-    expect(pos).toEqual(proxy);
+    expect(pos.requests).toBe(proxy.requests);
+    // The proxy's first read also fills the storefront's other list (decision 0016); POS reads one.
+    expect(pos.points).toBeLessThan(proxy.points);
   });
 });

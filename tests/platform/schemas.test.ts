@@ -12,7 +12,7 @@ import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import {
   applyWrites,
   listActiveItems,
-  readList,
+  readLists,
   readItemRecords,
   SAVE_ITEM_TYPE,
 } from "~/services/saved-items/metaobject-store.server";
@@ -130,7 +130,10 @@ describe("vendored schemas", () => {
     const id = created?.ok ? created.record.id : "";
     await applyWrites(admin, [], [{ kind: "deactivate", id }], confirm);
     await applyWrites(admin, [], [{ kind: "activate", handle: "si-1", fields }], confirm);
-    expect((await readList(admin, "sl-1", 20)).list).toEqual({ exists: true, index: ["si-1"] });
+    expect((await readLists(admin, ["sl-1", "sl-2"], 20)).map((read) => read.list)).toEqual([
+      { exists: true, index: ["si-1"] },
+      { exists: false, index: [] },
+    ]);
     const states = await readItemRecords(admin, ["si-1"], ["sl-1"]);
     expect(states.items.get("si-1")).toMatchObject({ id, status: "active" });
     expect((await listActiveItems(admin, "list-1", 20, undefined)).items.map((item) => item.id)).toEqual([id]);

@@ -1,10 +1,9 @@
 import { z } from "zod";
+import { SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
 import type { SaveItemLine } from "./save-item-lines";
 
 export const HISTORY_DAYS = 90;
 export const TOP_ENTRIES = 10;
-/** The list context the cart's save-for-later block writes (docs/insights.md, "Save for later"). */
-export const SAVE_FOR_LATER_CONTEXT = "saved-for-later";
 /** Save-for-later moves are counted over this many days before the refresh. */
 export const MOVES_DAYS = 30;
 /** The distribution of lists per shopper: 1, 2, 3 and this many or more. */

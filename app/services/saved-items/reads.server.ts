@@ -3,6 +3,7 @@ import { readShopVersion } from "~/lib/coordination/shop-version.server";
 import { countCacheLookup } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
+import { storefrontCompanion } from "./contexts";
 import { itemHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor, type ListPosition } from "./list-cursor.server";
 import {
@@ -20,7 +21,8 @@ import {
   listActiveItems,
   parseStoredJson,
   readItemRecords,
-  readList,
+  readLists,
+  type ListRead,
   type SaveItemRecord,
 } from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
@@ -49,7 +51,14 @@ function installState(key: ListKey, token: string, next: ListState): Promise<unk
   return withoutCacheIfUnreachable(() => getListStateStore().install(key, token, next), false);
 }
 
-async function loadState(caller: Caller, context: string): Promise<{ key: ListKey; state: ListState; token?: string }> {
+/** A list's state as read from the cache, with the token of its version (none when the cache is unreachable). */
+interface LoadedState {
+  key: ListKey;
+  state: ListState;
+  token?: string;
+}
+
+async function loadState(caller: Caller, context: string): Promise<LoadedState> {
   const key = { shop: caller.shop, customerGid: caller.customerGid, context };
   const read = await withoutCacheIfUnreachable(() => getListStateStore().read(key), undefined);
   const state = currentState(read?.state, await readShopVersion(caller.shop), Date.now());
@@ -77,8 +86,9 @@ export async function isSaved(caller: Caller, input: IsSavedQuery): Promise<{ sa
 
 /**
  * list: lists of up to MAX_LIST_LIMIT active items are read whole from the platform once (the
- * list's index, current, and its items) and then served from their cached state; longer lists are
- * paged through the platform's search. Items whose write is under way are read by handle first.
+ * list's index, current, and its items; on the storefront, its companion list's too) and then
+ * served from their cached state; longer lists are paged through the platform's search. Items
+ * whose write is under way are read by handle first.
  */
 export async function listSaved(caller: Caller, input: ListQuery): Promise<ListResult> {
   const listKey = listHandle(caller.customerGid, input.context);
@@ -88,10 +98,9 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   recordLookup(state.complete ? "hit" : "miss");
   if (position?.kind === "platform") return platformPage(caller, input, position.cursor, state);
   if (!state.complete) {
-    const filled = await fillState(caller, input.context, state);
+    const filled = await fillStates(caller, [loaded, ...(await incompleteCompanion(caller, input.context))]);
     if (!filled) return longListPage(caller, input, position, state);
     state = filled;
-    if (loaded.token !== undefined) await installState(loaded.key, loaded.token, state);
   }
   const items = activeItems(await settledForReading(caller, state)).filter((item) => isAfter(item, position));
   const page = items.slice(0, input.limit);
@@ -106,27 +115,68 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
 }
 
 /**
- * The state completed from the platform: the list's index (read by handle, so current) says which
- * items are active; search, in the same request, supplies their fields, and what the index names
- * that search has not caught up with is read by handle. Items search finds that the index does not
- * name are kept too (a list record whose write was refused). A list without an index (written
- * before lists kept one) is taken from search alone. Undefined when the list is too long to cache.
+ * The storefront's other list, when its cached state is not complete and can be installed: the
+ * read that fills this list fills it too, in the same request, so the session's read of it is a
+ * hit. Its state is loaded, and its token taken, before the platform is read, like the list's own.
  */
-async function fillState(caller: Caller, context: string, state: ListState): Promise<ListState | undefined> {
-  const {
-    list,
-    items: page,
-    hasNextPage,
-  } = await readList(caller.admin, listHandle(caller.customerGid, context), MAX_LIST_LIMIT);
-  if (hasNextPage || (list.index?.length ?? 0) > MAX_LIST_LIMIT) return undefined;
-  const observed: Record<string, KnownItem> = {};
-  for (const record of page) observed[itemHandle(caller.customerGid, record)] = observedItem(record);
-  const missing = (list.index ?? []).filter((handle) => !(handle in observed));
+async function incompleteCompanion(caller: Caller, context: string): Promise<LoadedState[]> {
+  const companion = storefrontCompanion(caller.channel, context);
+  if (companion === undefined) return [];
+  const loaded = await loadState(caller, companion);
+  return loaded.state.complete || loaded.token === undefined ? [] : [loaded];
+}
+
+/**
+ * Completes the first list's state from the platform, and the others' (a companion) from the same
+ * request, and installs each on its own token: a write that ended on any of them meanwhile wins
+ * over what was read. The first list's completed state, or undefined when it is too long to cache.
+ */
+async function fillStates(caller: Caller, lists: [LoadedState, ...LoadedState[]]): Promise<ListState | undefined> {
+  const reads = await readLists(
+    caller.admin,
+    lists.map(({ key }) => listHandle(caller.customerGid, key.context)),
+    MAX_LIST_LIMIT,
+  );
+  const found = reads.map((read) => observedList(caller, read));
+  const missing = found.flatMap((list) => list?.missing ?? []);
   if (missing.length > 0) {
     const { items } = await readItemRecords(caller.admin, missing);
-    for (const [handle, record] of items) if (record) observed[handle] = observedItem(record);
+    for (const { observed, missing: unread } of found.filter((list) => list !== undefined)) {
+      for (const handle of unread) {
+        const record = items.get(handle);
+        if (record) observed[handle] = observedItem(record);
+      }
+    }
   }
-  return withItems(state, observed, { nowMs: Date.now(), complete: true });
+  const filled = lists.map(({ state }, index) => {
+    const observed = found[index]?.observed;
+    return observed && withItems(state, observed, { nowMs: Date.now(), complete: true });
+  });
+  await Promise.all(
+    lists.map(({ key, token }, index) => {
+      const next = filled[index];
+      return next && token !== undefined ? installState(key, token, next) : undefined;
+    }),
+  );
+  return filled[0];
+}
+
+/**
+ * What a list's read says of its items: the list's index (read by handle, so current) says which
+ * items are active; search, in the same request, supplies their fields, and what the index names
+ * that search has not caught up with is `missing`, to read by handle. Items search finds that the
+ * index does not name are kept too (a list record whose write was refused). A list without an
+ * index (written before lists kept one) is taken from search alone. Undefined when the list is too
+ * long to cache.
+ */
+function observedList(
+  caller: Caller,
+  { list, items, hasNextPage }: ListRead,
+): { observed: Record<string, KnownItem>; missing: string[] } | undefined {
+  if (hasNextPage || (list.index ?? []).length > MAX_LIST_LIMIT) return undefined;
+  const observed: Record<string, KnownItem> = {};
+  for (const record of items) observed[itemHandle(caller.customerGid, record)] = observedItem(record);
+  return { observed, missing: (list.index ?? []).filter((handle) => !(handle in observed)) };
 }
 
 /** The state with its pending items read by handle (strongly consistent), for this answer only. */
