@@ -31,9 +31,10 @@ describe("availableAt: the bucket extrapolated from the last throttle status", (
 });
 
 describe("waitBeforeSendingMs: how long background work leaves the bucket to shoppers", () => {
-  test("the reserve is half the bucket", () => {
-    expect(BACKGROUND_RESERVE_SHARE).toBe(0.5);
-    expect(pointsBeforeSending(standard(0), 202, BACKGROUND_RESERVE_SHARE)).toBe(1_202);
+  test("the reserve is 90% of the bucket: a page-sized request waits for a full one", () => {
+    expect(BACKGROUND_RESERVE_SHARE).toBe(0.9);
+    expect(pointsBeforeSending(standard(0), 10, BACKGROUND_RESERVE_SHARE)).toBe(1_810);
+    expect(pointsBeforeSending(standard(0), 202, BACKGROUND_RESERVE_SHARE)).toBe(2_000);
   });
 
   test("nothing known yet: the first request goes, and its answer says", () => {
@@ -41,29 +42,29 @@ describe("waitBeforeSendingMs: how long background work leaves the bucket to sho
   });
 
   test("a bucket holding the reserve and the cost: no wait", () => {
-    expect(waitBeforeSendingMs(standard(1_202), 0, 202)).toBe(0);
+    expect(waitBeforeSendingMs(standard(1_810), 0, 10)).toBe(0);
     expect(waitBeforeSendingMs(standard(2_000), 0, 202)).toBe(0);
   });
 
   test("below it: until the restore rate has brought it there", () => {
-    // 1,202 needed, 1,000 there: 202 points at 100 a second.
-    expect(waitBeforeSendingMs(standard(1_000), 0, 202)).toBe(2_020);
+    // 1,810 needed, 1,600 there: 210 points at 100 a second.
+    expect(waitBeforeSendingMs(standard(1_600), 0, 10)).toBe(2_100);
     // Time since the answer counts.
-    expect(waitBeforeSendingMs(standard(1_000), 1_000, 202)).toBe(1_020);
-    expect(waitBeforeSendingMs(standard(1_000), 2_020, 202)).toBe(0);
+    expect(waitBeforeSendingMs(standard(1_600), 1_000, 10)).toBe(1_100);
+    expect(waitBeforeSendingMs(standard(1_600), 2_100, 10)).toBe(0);
   });
 
   test("a drained bucket after a throttled answer waits for the reserve, not just the cost", () => {
-    expect(waitBeforeSendingMs(standard(0), 0, 202)).toBe(12_020);
+    expect(waitBeforeSendingMs(standard(0), 0, 10)).toBe(18_100);
   });
 
   test("a cost beyond what the reserve leaves room for waits for a full bucket, not forever", () => {
     expect(pointsBeforeSending(standard(0), 1_500, BACKGROUND_RESERVE_SHARE)).toBe(2_000);
-    expect(waitBeforeSendingMs(standard(0), 0, 1_500)).toBe(20_000);
+    expect(waitBeforeSendingMs(standard(1_798), 0, 202)).toBe(2_020);
   });
 
   test("the share is a parameter of the arithmetic", () => {
-    expect(waitBeforeSendingMs(standard(1_000), 0, 200, 0.25)).toBe(0);
-    expect(waitBeforeSendingMs(standard(0), 0, 200, 0.25)).toBe(7_000);
+    expect(waitBeforeSendingMs(standard(1_202), 0, 202, 0.5)).toBe(0);
+    expect(waitBeforeSendingMs(standard(1_000), 0, 202, 0.5)).toBe(2_020);
   });
 });
