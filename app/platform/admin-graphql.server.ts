@@ -5,6 +5,7 @@ import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.serve
 import { annotateRequest, currentOperation } from "~/lib/request-context.server";
 import { ADMIN_API_VERSION } from "./api-versions";
 import { renewRejectedToken, requireOfflineSession } from "./offline-sessions.server";
+import { observeBucket } from "./shop-buckets.server";
 import { platformFetch } from "./platform-fetch.server";
 
 /**
@@ -13,6 +14,8 @@ import { platformFetch } from "./platform-fetch.server";
  */
 export interface AdminGraphqlClient {
   graphql(query: string, options?: { variables?: object }): Promise<Response>;
+  /** The shop it reaches, when known: its answers' throttle status is then recorded for pacers (shop-buckets.server.ts). */
+  readonly shop?: string;
 }
 
 /**
@@ -78,6 +81,7 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
       body: JSON.stringify({ query, variables }),
     });
   return {
+    shop,
     async graphql(query, options = {}) {
       const session = await requireOfflineSession(shop);
       const response = await post(query, options.variables ?? {}, session.accessToken!);
@@ -190,6 +194,7 @@ async function attemptAdminGraphql<Data>(
   annotateRequest({ platformRequests: 1, platformPoints: cost?.actualQueryCost ?? 0 });
   countPlatformPoints(currentOperation(), cost?.actualQueryCost ?? 0);
   const reported = platformCost(cost);
+  if (reported && admin.shop) observeBucket(admin.shop, reported.throttleStatus);
   if (reported) onCost?.(reported);
   const errors = Array.isArray(body.errors) ? body.errors : body.errors ? [{ message: body.errors }] : [];
   if (errors.some((error) => error.extensions?.code === "THROTTLED")) {

@@ -1,25 +1,29 @@
 import { clock } from "~/lib/clock";
 import type { AdminGraphqlOptions, PlatformCost } from "./admin-graphql.server";
-import { BACKGROUND_RESERVE_SHARE, waitBeforeSendingMs, type BucketObservation } from "./bucket-pacing";
+import { BACKGROUND_RESERVE_SHARE, waitBeforeSendingMs } from "./bucket-pacing";
+import { lastBucketObservation } from "./shop-buckets.server";
 
 /**
- * Paces one piece of background work on a shop's cost bucket (bucket-pacing.ts): fed by the cost
- * of each of its answers, it waits before each request until the bucket, as last reported and
- * restored since, holds the reserve left to shoppers plus the cost the last request asked for.
- * Also before a retry after a throttled answer, so a throttle is never retried in a tight loop.
- * Its first request goes unpaced: nothing is known of the bucket until an answer says.
+ * Paces one piece of background work on a shop's cost bucket (bucket-pacing.ts): before each
+ * request it waits until the bucket, as the shop's last Admin answer here reported it (shoppers'
+ * included) and restored since, holds the reserve left to shoppers plus the cost its own last
+ * request asked for. Also before a retry after a throttled answer, so a throttle is never retried
+ * in a tight loop. With no answer from the shop yet, its first request goes unpaced: the answer says.
  */
-export function createBucketPacer() {
-  let observation: BucketObservation | undefined;
+export function createBucketPacer(shop: string) {
   let requestedCost = 0;
   return {
     onCost(cost: PlatformCost): void {
-      observation = { ...cost.throttleStatus, atMs: clock.now().getTime() };
       requestedCost = cost.requestedQueryCost;
     },
     async beforeSend(): Promise<void> {
-      const waitMs = waitBeforeSendingMs(observation, clock.now().getTime(), requestedCost, BACKGROUND_RESERVE_SHARE);
-      if (waitMs > 0) await clock.sleep(waitMs);
+      // Looked at again after each wait: shoppers' answers meanwhile may say the bucket is lower.
+      for (;;) {
+        const observation = lastBucketObservation(shop);
+        const waitMs = waitBeforeSendingMs(observation, clock.now().getTime(), requestedCost, BACKGROUND_RESERVE_SHARE);
+        if (waitMs <= 0) return;
+        await clock.sleep(waitMs);
+      }
     },
   };
 }

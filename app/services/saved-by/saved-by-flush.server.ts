@@ -190,7 +190,7 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
       const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
       if (counted.length > 0 && !admin) return undefined;
       const startedAt = clock.now();
-      const paced = pacedRequest(createBucketPacer(), () => held.assertHeld());
+      const paced = pacedRequest(createBucketPacer(shop), () => held.assertHeld());
       const shoppers = new Map<string, number>();
       for (const product of counted) {
         if (clock.now().getTime() - startedAt.getTime() >= FLUSH_COUNTING_MS) break;
