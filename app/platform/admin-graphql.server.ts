@@ -111,7 +111,7 @@ export function platformRefusal(message: string, userErrors: readonly { message:
  * longer installed; a GraphQL error, a 5xx, a timeout or an unreachable platform is
  * PLATFORM_UPSTREAM_ERROR. The embedded-admin client's re-authentication Responses (401,
  * redirects) are rethrown as they are. The cost the platform reports is added to the request's log
- * fields and given to `onCost`.
+ * fields, given to `onCost` and, for a client that knows its shop, recorded as the shop's bucket.
  */
 export function runAdminGraphql<Document extends AdminDocument>(
   admin: AdminGraphqlClient,

@@ -12,7 +12,7 @@
  * work down for long: once the bucket is down to the reserve, it runs at the restore rate (less
  * what shoppers spend) whatever the share. What the share decides is the burst shoppers find: 1,800
  * of a Standard shop's 2,000 points carry 200 page views a second (240 points a second against a
- * restore of 100) for 11 s, where half the bucket carried them for 6 s (decision 0010, scaling.md).
+ * restore of 100) for about 11 s, half the bucket for about 6 s (decision 0010).
  */
 export const BACKGROUND_RESERVE_SHARE = 0.9;
 
