@@ -5,6 +5,7 @@ import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.serve
 import { annotateRequest, currentOperation } from "~/lib/request-context.server";
 import { ADMIN_API_VERSION } from "./api-versions";
 import { renewRejectedToken, requireOfflineSession } from "./offline-sessions.server";
+import { observeBucket } from "./shop-buckets.server";
 import { platformFetch } from "./platform-fetch.server";
 
 /**
@@ -13,6 +14,8 @@ import { platformFetch } from "./platform-fetch.server";
  */
 export interface AdminGraphqlClient {
   graphql(query: string, options?: { variables?: object }): Promise<Response>;
+  /** The shop it reaches, when known: its answers' throttle status is then recorded for pacers (shop-buckets.server.ts). */
+  readonly shop?: string;
 }
 
 /**
@@ -30,7 +33,22 @@ export type AdminDocument = keyof AdminOperations & string;
 interface CostExtension {
   requestedQueryCost?: number;
   actualQueryCost?: number | null;
-  throttleStatus?: { currentlyAvailable?: number; restoreRate?: number };
+  throttleStatus?: { maximumAvailable?: number; currentlyAvailable?: number; restoreRate?: number };
+}
+
+/** What the platform said a request cost and left in the shop's bucket, throttled or not. */
+export interface PlatformCost {
+  requestedQueryCost: number;
+  throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+}
+
+/**
+ * How a caller takes part in each attempt: `beforeEachAttempt` may wait or throw to stop before a
+ * send; `onCost` hears every answer's cost, for a caller that paces itself on the shop's bucket.
+ */
+export interface AdminGraphqlOptions {
+  beforeEachAttempt?: () => Promise<void>;
+  onCost?: (cost: PlatformCost) => void;
 }
 
 interface GraphqlBody<Data> {
@@ -63,6 +81,7 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
       body: JSON.stringify({ query, variables }),
     });
   return {
+    shop,
     async graphql(query, options = {}) {
       const session = await requireOfflineSession(shop);
       const response = await post(query, options.variables ?? {}, session.accessToken!);
@@ -92,13 +111,13 @@ export function platformRefusal(message: string, userErrors: readonly { message:
  * longer installed; a GraphQL error, a 5xx, a timeout or an unreachable platform is
  * PLATFORM_UPSTREAM_ERROR. The embedded-admin client's re-authentication Responses (401,
  * redirects) are rethrown as they are. The cost the platform reports is added to the request's log
- * fields. `beforeEachAttempt` may throw to stop before a send.
+ * fields, given to `onCost` and, for a client that knows its shop, recorded as the shop's bucket.
  */
 export function runAdminGraphql<Document extends AdminDocument>(
   admin: AdminGraphqlClient,
   query: Document,
   variables: AdminOperations[Document]["variables"],
-  options: { beforeEachAttempt?: () => Promise<void> } = {},
+  options: AdminGraphqlOptions = {},
 ): Promise<AdminOperations[Document]["return"]> {
   return sendAdminGraphql(admin, query, variables, options);
 }
@@ -113,7 +132,7 @@ export function runComposedAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
   variables: Record<string, unknown>,
-  options: { beforeEachAttempt?: () => Promise<void> } = {},
+  options: AdminGraphqlOptions = {},
 ): Promise<Data> {
   return sendAdminGraphql(admin, query, variables, options);
 }
@@ -122,12 +141,12 @@ async function sendAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
   variables: object,
-  options: { beforeEachAttempt?: () => Promise<void> },
+  options: AdminGraphqlOptions,
 ): Promise<Data> {
   for (let attempt = 0; ; attempt++) {
     // A write under a lock confirms the lock before every attempt, including those sent after a throttle wait.
     await options.beforeEachAttempt?.();
-    const outcome = await attemptAdminGraphql<Data>(admin, query, variables);
+    const outcome = await attemptAdminGraphql<Data>(admin, query, variables, options.onCost);
     if ("data" in outcome) return outcome.data;
     if (attempt >= MAX_THROTTLE_RETRIES) {
       throw new ServiceError("RATE_LIMITED", "The platform is throttling requests for this shop; retry shortly", {
@@ -142,6 +161,7 @@ async function attemptAdminGraphql<Data>(
   admin: AdminGraphqlClient,
   query: string,
   variables: object,
+  onCost: AdminGraphqlOptions["onCost"],
 ): Promise<{ data: Data } | { throttledForMs: number }> {
   let response: Response;
   try {
@@ -173,6 +193,9 @@ async function attemptAdminGraphql<Data>(
   const cost = body.extensions?.cost;
   annotateRequest({ platformRequests: 1, platformPoints: cost?.actualQueryCost ?? 0 });
   countPlatformPoints(currentOperation(), cost?.actualQueryCost ?? 0);
+  const reported = platformCost(cost);
+  if (reported && admin.shop) observeBucket(admin.shop, reported.throttleStatus);
+  if (reported) onCost?.(reported);
   const errors = Array.isArray(body.errors) ? body.errors : body.errors ? [{ message: body.errors }] : [];
   if (errors.some((error) => error.extensions?.code === "THROTTLED")) {
     countPlatformThrottled();
@@ -184,6 +207,17 @@ async function attemptAdminGraphql<Data>(
     });
   }
   return { data: body.data };
+}
+
+/** The cost extension, when the answer has one with every figure a pacer needs. */
+function platformCost(cost: CostExtension | undefined): PlatformCost | undefined {
+  const { maximumAvailable, currentlyAvailable, restoreRate } = cost?.throttleStatus ?? {};
+  if (cost?.requestedQueryCost === undefined || maximumAvailable === undefined) return undefined;
+  if (currentlyAvailable === undefined || restoreRate === undefined) return undefined;
+  return {
+    requestedQueryCost: cost.requestedQueryCost,
+    throttleStatus: { maximumAvailable, currentlyAvailable, restoreRate },
+  };
 }
 
 /** How long the bucket needs to hold the requested cost again, from the platform's own figures. */

@@ -15,7 +15,8 @@ const SAVES = 2_400;
 const POPULAR_OF_FIVE = 3;
 /** One sweep of the app's timer (SAVED_BY_SWEEP_INTERVAL_MS) and a margin for its flush. */
 const SWEEP_WAIT_MS = 40_000;
-const COUNT_DOCUMENTS = /SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/;
+/** The documents of the saved-by count (its searches for savers and its metafield writes), background work. */
+export const SAVED_BY_COUNT_DOCUMENTS = /SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/;
 
 function savedProduct(index: number): string {
   const slot = index % 5; // a customer's slot, as CUSTOMERS is a multiple of 5
@@ -50,7 +51,7 @@ export async function measureSavedByCost(options: {
   await sleep(SWEEP_WAIT_MS);
   const requests = await sandbox.emulator.requests({ shop: SAVED_BY_SHOP, limit: 10_000 });
   const total = await sandbox.emulator.countRequests({ shop: SAVED_BY_SHOP });
-  const counting = requests.filter((request) => COUNT_DOCUMENTS.test(request.query ?? "")).length;
+  const counting = requests.filter((request) => SAVED_BY_COUNT_DOCUMENTS.test(request.query ?? "")).length;
   console.log(
     `\nSaved-by count: ${saves} saves (${POPULAR_OF_FIVE} in 5 to 18 popular products, the rest to products saved once), ` +
       `then one sweep. Platform requests per save for the saved-by count: ${fixed(counting / saves, 3)} ` +

@@ -14,6 +14,12 @@ export const SAVES_PER_REQUEST = 10;
 export const METAFIELDS_PER_WRITE = 25;
 /** Products one flush recounts at most; a bigger backlog spreads over the following sweeps. */
 export const PRODUCTS_PER_FLUSH = 100;
+/**
+ * A flush starts no product's count this long after its own start; the products it did not reach
+ * stay due for the next sweep. Paced on the shop's bucket, a count page can wait seconds, so
+ * without it a backlog of popular products would hold the shop's lock (and the sweep) for minutes.
+ */
+export const FLUSH_COUNTING_MS = 20_000;
 
 export interface DirtyProduct {
   productGid: string;

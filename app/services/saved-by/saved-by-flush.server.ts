@@ -4,13 +4,20 @@ import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import {
+  platformRefusal,
+  runAdminGraphql,
+  type AdminGraphqlClient,
+  type AdminGraphqlOptions,
+} from "~/platform/admin-graphql.server";
+import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import type { Caller } from "~/services/saved-items/caller";
 import { activeSavers, SAVERS_PER_PAGE } from "~/services/saved-items/savers.server";
 import {
   boundAfterCount,
   dueAgainAt,
+  FLUSH_COUNTING_MS,
   METAFIELDS_PER_WRITE,
   needsCount,
   planFlush,
@@ -99,7 +106,11 @@ function refuseOnUserErrors(errors: readonly { message: string }[] | undefined, 
   if (errors && errors.length > 0) throw platformRefusal(`The platform refused ${what}`, errors);
 }
 
-async function writeMetafields(admin: AdminGraphqlClient, plan: PublishPlan): Promise<void> {
+async function writeMetafields(
+  admin: AdminGraphqlClient,
+  plan: PublishPlan,
+  paced: AdminGraphqlOptions,
+): Promise<void> {
   const { namespace, key, type } = SAVED_BY_METAFIELD;
   for (const batch of chunks(plan.set)) {
     const metafields = batch.map(({ productGid, value }) => ({
@@ -109,12 +120,12 @@ async function writeMetafields(admin: AdminGraphqlClient, plan: PublishPlan): Pr
       type,
       value: String(value),
     }));
-    const data = await runAdminGraphql(admin, SET_SAVED_BY, { metafields });
+    const data = await runAdminGraphql(admin, SET_SAVED_BY, { metafields }, paced);
     refuseOnUserErrors(data.metafieldsSet?.userErrors, "the saved-by counts");
   }
   for (const batch of chunks(plan.remove)) {
     const metafields = batch.map((ownerId) => ({ ownerId, namespace, key }));
-    const data = await runAdminGraphql(admin, DELETE_SAVED_BY, { metafields });
+    const data = await runAdminGraphql(admin, DELETE_SAVED_BY, { metafields }, paced);
     refuseOnUserErrors(data.metafieldsDelete?.userErrors, "the removal of saved-by counts");
   }
 }
@@ -159,7 +170,10 @@ export interface FlushReport {
 
 /**
  * Recounts the shop's dirty products if planFlush says they are worth it, holding the shop's
- * lock; undefined when nothing was due, another instance holds the lock, or the shop cannot be reached.
+ * lock; undefined when nothing was due, another instance holds the lock, or the shop cannot be
+ * reached. Every platform request is paced on the shop's bucket (bucket-pacer.server.ts), leaving
+ * shoppers' requests their reserve, and confirms the lock once its wait is over; counts start only
+ * within FLUSH_COUNTING_MS, so a product not reached is left as it was, due for the next sweep.
  */
 export async function flushShop(shop: string): Promise<FlushReport | undefined> {
   try {
@@ -176,17 +190,21 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
       const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
       if (counted.length > 0 && !admin) return undefined;
       const startedAt = clock.now();
+      const paced = pacedRequest(createBucketPacer(shop), () => held.assertHeld());
       const shoppers = new Map<string, number>();
       for (const product of counted) {
-        shoppers.set(product.productGid, (await activeSavers(admin!, product.productGid)).size);
+        if (clock.now().getTime() - startedAt.getTime() >= FLUSH_COUNTING_MS) break;
+        const savers = await activeSavers(admin!, product.productGid, Number.POSITIVE_INFINITY, paced);
+        shoppers.set(product.productGid, savers.size);
       }
-      const plan = publishPlan(products, shoppers);
+      const flushed = products.filter((product) => !needsCount(product) || shoppers.has(product.productGid));
+      const plan = publishPlan(flushed, shoppers);
       await held.assertHeld();
-      if (admin) await writeMetafields(admin, plan);
-      for (const product of products) await settle(shop, product, shoppers.get(product.productGid), startedAt);
+      if (admin) await writeMetafields(admin, plan, paced);
+      for (const product of flushed) await settle(shop, product, shoppers.get(product.productGid), startedAt);
       return {
-        products: products.length,
-        counted: counted.length,
+        products: flushed.length,
+        counted: shoppers.size,
         published: plan.set.length,
         removed: plan.remove.length,
       };
@@ -197,18 +215,60 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
   }
 }
 
-/** One sweep: every shop with dirty products gets a flush if it is due; one shop's failure does not stop the others. */
-export async function runSavedBySweep(): Promise<void> {
-  const shops = await prisma.savedByProduct.findMany({
+/**
+ * Flushes one sweep runs at once. Each waits on its own shop's platform and bucket (a paced count
+ * of a popular product can take minutes), so shops are flushed side by side and a shop whose flush
+ * is still running is skipped by later sweeps rather than holding them up.
+ */
+const SHOPS_FLUSHED_AT_ONCE = 8;
+
+/** The shops this instance is flushing, and the sweeps whose flushes have not all ended. */
+const flushing = new Set<string>();
+const sweepsRunning = new Set<Promise<void>>();
+
+/**
+ * Starts a sweep: every shop with dirty products and no flush running here gets a flush if it is
+ * due, SHOPS_FLUSHED_AT_ONCE at a time; one shop's failure stops no other. Resolves once the
+ * flushes have begun, with a promise of their end (wrapped: a promise resolved with a promise waits for it).
+ */
+async function startSweep(): Promise<{ ended: Promise<void> }> {
+  const rows = await prisma.savedByProduct.findMany({
     where: { dirtySince: { not: null } },
     distinct: ["shopDomain"],
     select: { shopDomain: true },
   });
-  for (const { shopDomain } of shops) {
-    await flushShop(shopDomain).catch((error: unknown) =>
-      console.error(`[saved-by] flushing the counts of ${shopDomain} failed`, error),
-    );
-  }
+  const waiting = rows.map(({ shopDomain }) => shopDomain).filter((shop) => !flushing.has(shop));
+  const flushInTurn = async () => {
+    for (let shop = waiting.shift(); shop !== undefined; shop = waiting.shift()) {
+      if (flushing.has(shop)) continue;
+      flushing.add(shop);
+      await flushShop(shop)
+        .catch((error: unknown) => console.error(`[saved-by] flushing the counts of ${shop} failed`, error))
+        .finally(() => flushing.delete(shop));
+    }
+  };
+  const sweep = Promise.all(Array.from({ length: Math.min(SHOPS_FLUSHED_AT_ONCE, waiting.length) }, flushInTurn)).then(
+    () => undefined,
+  );
+  sweepsRunning.add(sweep);
+  void sweep.finally(() => sweepsRunning.delete(sweep));
+  return { ended: sweep };
+}
+
+/** One sweep, to its end: every due shop's flush has ended (the timer does not wait for them: startSavedBySweep). */
+export async function runSavedBySweep(): Promise<void> {
+  const { ended } = await startSweep();
+  await ended;
+}
+
+/** One sweep of the timer: its flushes go on after it returns, so a slow shop holds up no later sweep. */
+export async function startSavedBySweep(): Promise<void> {
+  await startSweep();
+}
+
+/** Resolves when every flush a sweep started here has ended (at shutdown, once the timer has stopped). */
+export async function savedByFlushesEnded(): Promise<void> {
+  await Promise.all(sweepsRunning);
 }
 
 /** Runs work under the shop's flush lock, so it never interleaves with a flush (the daily recount's marks). */

@@ -1,11 +1,13 @@
 import { periodicSweep } from "~/lib/periodic-sweep.server";
-import { runSavedBySweep } from "./saved-by-flush.server";
+import { savedByFlushesEnded, startSavedBySweep } from "./saved-by-flush.server";
 import { runSavedByRecounts } from "./saved-by-recount.server";
 
 /**
  * The timers of the saved-by counts: the flush and the daily recount. Every instance sweeps; the
  * shop's lock makes each flush run once and the recount's claims each of its steps, and both keep
- * their state in the database, so a restart loses none.
+ * their state in the database, so a restart loses none. A flush sweep only starts its flushes, so
+ * a shop whose flush runs long delays no other shop's next one; stopping waits for every flush
+ * still running.
  */
 
 /** With SAVED_BY_MAX_DELAY_MS, sets how stale a count may be once saves stop (decision 0010). */
@@ -17,11 +19,13 @@ export const SAVED_BY_SWEEP_INTERVAL_MS = 30_000;
 export const SAVED_BY_RECOUNT_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 const sweeps = [
-  periodicSweep("saved-by", SAVED_BY_SWEEP_INTERVAL_MS, runSavedBySweep),
+  periodicSweep("saved-by", SAVED_BY_SWEEP_INTERVAL_MS, startSavedBySweep),
   periodicSweep("saved-by-recount", SAVED_BY_RECOUNT_SWEEP_INTERVAL_MS, runSavedByRecounts),
 ];
 
 export const startSavedBySweeps = (): void => sweeps.forEach((sweep) => sweep.start());
-export const stopSavedBySweeps = async (): Promise<void> => {
+
+export async function stopSavedBySweeps(): Promise<void> {
   await Promise.all(sweeps.map((sweep) => sweep.stop()));
-};
+  await savedByFlushesEnded();
+}

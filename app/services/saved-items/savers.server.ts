@@ -1,4 +1,4 @@
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { runAdminGraphql, type AdminGraphqlClient, type AdminGraphqlOptions } from "~/platform/admin-graphql.server";
 import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
 import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "./metaobject-store.server";
 
@@ -17,22 +17,24 @@ const FIND_SAVERS = `#graphql
 /**
  * The customers with an active save of the entity (any list), by the admin-filterable entity_gid:
  * one request per SAVERS_PER_PAGE items, at most maxPages of them. Goes through the platform's
- * search, so a write younger than the search lag may be missing.
+ * search, so a write younger than the search lag may be missing. `options` go with every page's request.
  */
 export async function activeSavers(
   admin: AdminGraphqlClient,
   entityGid: string,
   maxPages = Number.POSITIVE_INFINITY,
+  options: AdminGraphqlOptions = {},
 ): Promise<Set<string>> {
   const customers = new Set<string>();
   let after: string | null = null;
   for (let page = 0; page < maxPages; page++) {
     // Annotated: `after` feeds the call and is read back from its answer.
-    const data: SavedItemsFindSaversQuery = await runAdminGraphql(admin, FIND_SAVERS, {
-      type: SAVE_ITEM_TYPE,
-      query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`,
-      after,
-    });
+    const data: SavedItemsFindSaversQuery = await runAdminGraphql(
+      admin,
+      FIND_SAVERS,
+      { type: SAVE_ITEM_TYPE, query: `fields.entity_gid:"${entityGid}" AND fields.status:"active"`, after },
+      options,
+    );
     for (const edge of data.metaobjects.edges) {
       const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
       if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);

@@ -130,7 +130,17 @@ async function serve(
   const fault = env.faults.take(entry.api, entry.operationName, entry.shop);
   const reply = await replyWithFault(env, request, fault, produce, throttled);
   recorded.status = reply === "network-error" ? 0 : reply.status;
+  const points = reply === "network-error" ? undefined : pointsOf(reply.body);
+  if (points) recorded.points = points;
   return reply;
+}
+
+/** The points of an Admin answer that ran (a throttled one has no actual cost). */
+function pointsOf(body: unknown): RecordedRequest["points"] {
+  const cost = (body as { extensions?: { cost?: { requestedQueryCost?: unknown; actualQueryCost?: unknown } } } | null)
+    ?.extensions?.cost;
+  if (typeof cost?.requestedQueryCost !== "number" || typeof cost.actualQueryCost !== "number") return undefined;
+  return { requested: cost.requestedQueryCost, actual: cost.actualQueryCost };
 }
 
 async function withLatency(env: RouteEnv, answer: () => Promise<Reply>): Promise<Reply> {

@@ -105,6 +105,8 @@ export interface RecordedRequest {
   variables?: unknown;
   /** 0 for an injected network failure, which has no HTTP status. */
   status: number;
+  /** An Admin request that ran: the points it asked for and those it cost, to tell apart what each document spent. */
+  points?: { requested: number; actual: number };
 }
 
 export interface SchemaViolation {

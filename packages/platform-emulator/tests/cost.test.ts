@@ -129,6 +129,12 @@ describe("tiers, refunds and usage", () => {
     });
     expect(emulator.allUsage()).toEqual([emulator.usage(TEST_SHOP)]);
     expect(emulator.usage("other.myshopify.com")).toMatchObject({ requests: 0, requestedPoints: 0 });
+    // The log keeps each request's points, so a reader can tell what each document spent; a throttled one spent none.
+    expect(emulator.requests.map((request) => request.points)).toEqual([
+      { requested: 252, actual: 2 },
+      { requested: 1000, actual: 1000 },
+      undefined,
+    ]);
   });
 
   it("refuses a single query above 1000 requested points before charging anything", async () => {
