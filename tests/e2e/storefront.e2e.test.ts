@@ -156,6 +156,32 @@ describe.skipIf(browserMissing)(
       }
     });
 
+    test("where no largest paint is reported (reporting ends at the first input), the first key press starts the script", async () => {
+      const quiet = await context.newPage();
+      try {
+        // A browser that knows the entry type but reports none, as after an early input.
+        await quiet.addInitScript(() => {
+          const Real = PerformanceObserver;
+          window.PerformanceObserver = class extends Real {
+            override observe(options: PerformanceObserverInit) {
+              if (options.type !== "largest-contentful-paint") super.observe(options);
+            }
+          };
+        });
+        await quiet.goto("/collections/all");
+        const frames = () =>
+          quiet.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+        await frames();
+        await frames();
+        expect(await quiet.locator("script[data-saved-items]").count()).toBe(0);
+        await quiet.keyboard.press("Tab");
+        await quiet.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+        expect(await quiet.locator(".si-heart").count()).toBe(5);
+      } finally {
+        await quiet.close();
+      }
+    });
+
     test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown, with no request to the app", async () => {
       // The page was rendered for a guest: neither a view nor a save asks the app anything.
       const proxy = recordProxyCalls();
