@@ -3,7 +3,7 @@ import { all, data, find, fromTemplate, listen, setAttr } from "./dom";
 import { loadSavedState } from "./load-saved-state";
 import { saveOrRemove, type Outcome } from "./save-or-remove";
 import { isHandleSaved, savedValue, subscribe } from "./saved-state";
-import { fitSnapshot } from "./shopper-item";
+import { fitSnapshot, type ShopperItem } from "./shopper-item";
 import { announce } from "./status-message";
 
 /**
@@ -31,30 +31,29 @@ export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
     const gid = () => `gid://shopify/Product/${id}`;
     const isSaved = () => (id ? savedValue(context, gid()) !== undefined : isHandleSaved(context, handle!));
 
-    listen(heart, "click", async (event) => {
-      event.preventDefault();
-      event.stopPropagation();
+    // The card's item; a card known by its link only learns its product's id here, on the first click.
+    async function item(): Promise<ShopperItem> {
+      id ||= String((await (await fetch(`${config.storefrontRoot}products/${handle}.js`)).json()).id);
+      const price = find(card, "[data-price], .price");
+      return {
+        context,
+        entityType: "product",
+        entityGid: gid(),
+        snapshot: fitSnapshot({
+          title: name,
+          url: link && link.pathname,
+          image: image && (image.currentSrc || image.src),
+          price: price && price.textContent!.trim(),
+          handle,
+        }),
+      };
+    }
+
+    listen(heart, "click", async () => {
       const on = !isSaved();
       let outcome: Outcome;
       try {
-        id ||= String((await (await fetch(`${config.storefrontRoot}products/${handle}.js`)).json()).id);
-        const price = find(card, "[data-price], .price");
-        outcome = await saveOrRemove(
-          config,
-          {
-            context,
-            entityType: "product",
-            entityGid: gid(),
-            snapshot: fitSnapshot({
-              title: name,
-              url: link && link.pathname,
-              image: image && (image.currentSrc || image.src),
-              price: price && price.textContent!.trim(),
-              handle,
-            }),
-          },
-          on,
-        );
+        outcome = await saveOrRemove(config, await item(), on);
       } catch {
         outcome = "error";
       }
@@ -63,7 +62,23 @@ export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
       if (outcome !== "guest") clearStatus = setTimeout(() => (status.textContent = ""), 5000);
     });
     subscribe(() => setAttr(heart, "aria-pressed", isSaved()));
-    card.append(heart);
+    const controls = [heart];
+    // "Save to…" where the embed's setting asks for it (rendered for a logged-in shopper only).
+    if (find(root, ".si-save-to-template")) {
+      const saveTo = fromTemplate(root, ".si-save-to-template");
+      listen(find(saveTo, ".si-save-to")!, "click", () =>
+        import("./save-to").then((chunk) => chunk.openSaveTo(config, saveTo, item)),
+      );
+      controls.push(saveTo);
+    }
+    // A card is often a link, or inside one: clicks on its controls are theirs, not the card's.
+    for (const control of controls) {
+      listen(control, "click", (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+      });
+      card.append(control);
+    }
   }
 
   // The saved state is loaded only once a card shows up: pages without cards cost nothing.

@@ -87,10 +87,7 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
     announce(config, await saveOrRemove(config, item(), on), on);
   });
   const saveTo = find(root, ".si-save-to");
-  if (saveTo)
-    listen(saveTo, "click", () =>
-      import("./save-to").then((chunk) => chunk.openSaveTo(config, item(), saveTo, find(root, ".si-picker")!)),
-    );
+  if (saveTo) listen(saveTo, "click", () => import("./save-to").then((chunk) => chunk.openSaveTo(config, root, item)));
   subscribe(render);
   return loadSavedState(config);
 }

@@ -1,4 +1,4 @@
-// "Save to…": loaded by the Save button only when a shopper opens it (a chunk of its own).
+// "Save to…": loaded by the Save button or a card's hearts only when a shopper opens it (a chunk of its own).
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
 import { find, listen, setAttr } from "./dom";
@@ -7,14 +7,23 @@ import { saveOrRemove } from "./save-or-remove";
 import type { ShopperItem } from "./shopper-item";
 import { announce } from "./status-message";
 
-/** Shows the shopper's lists in `picker` as buttons; choosing one saves `item` there. */
-export async function openSaveTo(config: BlockConfig, item: ShopperItem, opener: HTMLElement, picker: HTMLElement) {
+/**
+ * Shows the shopper's lists as buttons in the picker beside the opener (both in `scope`); choosing
+ * one saves the item there. `item` may have to ask the storefront for the product's id first.
+ */
+export async function openSaveTo(
+  config: BlockConfig,
+  scope: ParentNode,
+  item: () => ShopperItem | Promise<ShopperItem>,
+) {
+  const opener = find(scope, ".si-save-to")!;
+  const picker = find(scope, ".si-picker")!;
   const close = () => {
     picker.hidden = true;
     setAttr(opener, "aria-expanded", false);
   };
   try {
-    const lists = await namedLists(config);
+    const [lists, shopperItem] = await Promise.all([namedLists(config), item()]);
     picker.replaceChildren(
       ...lists.map((list) => {
         const choice = document.createElement("button");
@@ -24,7 +33,7 @@ export async function openSaveTo(config: BlockConfig, item: ShopperItem, opener:
         listen(choice, "click", async () => {
           close();
           opener.focus();
-          announce(config, await saveOrRemove(config, { ...item, context: list.context }, true), true);
+          announce(config, await saveOrRemove(config, { ...shopperItem, context: list.context }, true), true);
         });
         return choice;
       }),

@@ -3,11 +3,11 @@
 // saved-for-later list and out of the cart through the Ajax cart API, "Move to cart" back; a guest's
 // saves stay on the device and merge at login; a logged-in session with the cart drawer on every
 // page, opened, costs the app at most 2 requests and the platform at most 0.05 requests a page view. The
-// named lists: "Save to…" on the Save button, and switch, create, rename and delete in the Saved
+// named lists: "Save to…" on the Save button and the hearts, and switch, create, rename and delete in the Saved
 // items block.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Page, Request } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
@@ -278,6 +278,29 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
   const lists = async (): Promise<SavedList[]> =>
     (await page.evaluate(async () => (await fetch("/apps/saved-items/api/lists")).json())).data.lists;
 
+  /**
+   * Opens `url`, then the "Save to…" in `scope`, and checks that the picker's code came in chunks
+   * fetched on opening only, in none of the files the page loaded; answers the opener and the
+   * picker's choices.
+   */
+  async function openSaveTo(url: string, scope: Locator) {
+    const assets: string[] = [];
+    const record = (request: Request) => {
+      if (request.url().includes("/storefront-assets/")) assets.push(new URL(request.url()).pathname);
+    };
+    page.on("request", record);
+    await open(url);
+    const loaded = assets.length;
+    const saveTo = scope.getByRole("button", { name: "Save to…" });
+    await saveTo.click();
+    await expect.poll(() => saveTo.getAttribute("aria-expanded")).toBe("true");
+    page.off("request", record);
+    const onOpening = assets.slice(loaded);
+    expect(onOpening.length).toBeGreaterThan(0);
+    for (const file of onOpening) expect(file).toMatch(/^\/storefront-assets\/saved-items-core-\w+\.js$/);
+    return { saveTo, picker: scope.locator(".si-picker button") };
+  }
+
   test("'Save to…' (a setting) loads its code only when opened and saves to the list chosen", async () => {
     await page.goto("/account/login?customer=1003&return_url=/collections/all");
     // A list named on another device; /lists finds it by search, a moment later.
@@ -293,23 +316,13 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     expect(created.data).toMatchObject({ context: "gifts", name: "Gifts", itemCount: 0 });
     await expect.poll(async () => (await lists()).map((list) => list.context)).toEqual(["gifts"]);
 
-    const assets: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().includes("/storefront-assets/")) assets.push(new URL(request.url()).pathname);
-    });
     const proxy = recordProxyCalls();
-    await open("/products/canvas-tote?s.save_to=true");
-    const loaded = assets.length;
-    // The login's page view read 1003's list; this one renders from the stored state.
-    expect(proxy.calls).toEqual([]);
-    const saveTo = page.getByRole("button", { name: "Save to…" });
-    await saveTo.click();
-    await expect.poll(() => saveTo.getAttribute("aria-expanded")).toBe("true");
-    // Chunks fetched on opening only: the picker's code is in none of the files the page loaded.
-    const onOpening = assets.slice(loaded);
-    expect(onOpening.length).toBeGreaterThan(0);
-    for (const file of onOpening) expect(file).toMatch(/^\/storefront-assets\/saved-items-core-\w+\.js$/);
-    const picker = page.locator("[data-si=button] .si-picker button");
+    const { saveTo, picker } = await openSaveTo(
+      "/products/canvas-tote?s.save_to=true",
+      page.locator("[data-si=button]"),
+    );
+    // The login's page view read 1003's list; this one rendered from the stored state.
+    expect(proxy.calls).toEqual(["GET lists"]);
     expect(await picker.allTextContents()).toEqual(["Default list", "Gifts"]);
     await picker.filter({ hasText: "Gifts" }).click();
     await expect.poll(() => page.locator("[data-si=button] [role=status]").textContent()).toBe("Saved to your list.");
@@ -385,5 +398,30 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
       "POST create-list",
     ]);
     await shot("5-named-lists");
+  }, 30_000);
+
+  test("'Save to…' on the hearts (the embed's setting) loads its code only when opened and saves the card's product", async () => {
+    const proxy = recordProxyCalls();
+    const card = page.locator('li.product-card:has(a[href="/products/linen-shirt"])');
+    const { picker } = await openSaveTo("/collections/all?s.save_to=true", card);
+    expect(await page.getByRole("button", { name: "Save to…" }).count()).toBe(5);
+    expect(await picker.allTextContents()).toEqual(["Default list", "Gifts"]);
+    await picker.filter({ hasText: "Gifts" }).click();
+    await expect.poll(() => page.locator("[data-si=cards] [role=status]").textContent()).toBe("Saved to your list.");
+    proxy.stop();
+    expect(proxy.calls).toEqual(["GET lists", "POST save"]);
+    // The card's link was not followed, and the heart (the default list) stays off.
+    expect(new URL(page.url()).pathname).toBe("/collections/all");
+    expect(await card.locator(".si-heart").getAttribute("aria-pressed")).toBe("false");
+    const gifts = await page.evaluate(async () => (await fetch("/apps/saved-items/api/list?context=gifts")).json());
+    expect(gifts.data.items.map((item: ListItem) => item.entityGid).sort()).toEqual([
+      "gid://shopify/Product/8101",
+      "gid://shopify/Product/8102",
+    ]);
+    await shot("6-hearts-save-to");
+    // Without the setting the cards have hearts only.
+    await open("/collections/all");
+    expect(await page.locator(".si-heart").count()).toBe(5);
+    expect(await page.getByRole("button", { name: "Save to…" }).count()).toBe(0);
   }, 30_000);
 });

@@ -98,7 +98,7 @@ describe.skipIf(browserMissing)(
         ).toEqual([]);
         // No app script in the page at all: the blocks load it after the page's load event.
         expect(html, url).not.toMatch(/<script[^>]*\ssrc="\/storefront-assets\//);
-        expect(html, url).toContain("addEventListener('load', afterPaint)");
+        expect(html, url).toContain("addEventListener('load', afterLargestPaint)");
         // The styles come inline, before the blocks' markup.
         expect(html.indexOf(".si-heart {"), url).toBeGreaterThan(0);
         expect(html.indexOf(".si-heart {"), url).toBeLessThan(html.indexOf('data-si="'));
@@ -130,6 +130,56 @@ describe.skipIf(browserMissing)(
           }),
       );
       expect(shifts).toEqual([]);
+    });
+
+    test("the app's first request starts after the page's largest paint reached the screen", async () => {
+      for (const url of ["/collections/all", "/products/linen-shirt"]) {
+        await open(url);
+        const { largestPaint, appRequests } = await page.evaluate(
+          () =>
+            new Promise<{ largestPaint: number; appRequests: number[] }>((resolve) => {
+              const observer = new PerformanceObserver((entries) => {
+                observer.disconnect();
+                resolve({
+                  largestPaint: Math.max(...entries.getEntries().map((entry) => entry.startTime)),
+                  appRequests: performance
+                    .getEntriesByType("resource")
+                    .filter((entry) => /\/storefront-assets\/saved-items-|\/apps\/saved-items\//.test(entry.name))
+                    .map((entry) => entry.startTime),
+                });
+              });
+              observer.observe({ type: "largest-contentful-paint", buffered: true });
+            }),
+        );
+        expect(appRequests.length, url).toBeGreaterThan(0);
+        expect(Math.min(...appRequests), url).toBeGreaterThan(largestPaint);
+      }
+    });
+
+    test("where no largest paint is reported (reporting ends at the first input), the first key press starts the script", async () => {
+      const quiet = await context.newPage();
+      try {
+        // A browser that knows the entry type but reports none, as after an early input.
+        await quiet.addInitScript(() => {
+          const Real = PerformanceObserver;
+          window.PerformanceObserver = class extends Real {
+            override observe(options: PerformanceObserverInit) {
+              if (options.type !== "largest-contentful-paint") super.observe(options);
+            }
+          };
+        });
+        await quiet.goto("/collections/all");
+        const frames = () =>
+          quiet.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+        await frames();
+        await frames();
+        expect(await quiet.locator("script[data-saved-items]").count()).toBe(0);
+        await quiet.keyboard.press("Tab");
+        await quiet.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
+        expect(await quiet.locator(".si-heart").count()).toBe(5);
+      } finally {
+        await quiet.close();
+      }
     });
 
     test("logged out: a save (by keyboard) is kept as a guest save and the login prompt is shown, with no request to the app", async () => {

@@ -159,13 +159,16 @@ describe("theme blocks rendered with liquidjs", () => {
       const scope = { ...globalsFor(customer), product: shirt() };
       const button = (await theme.renderBlock("save-button", scope, { save_to: "true" })).html;
       const list = (await theme.renderBlock("saved-items", scope, { manage_lists: "true" })).html;
+      const hearts = (await theme.renderBlock("saved-items-embed", scope, { save_to: "true" })).html;
       expect(button.includes("Enregistrer dans…"), String(customer)).toBe(Boolean(customer));
+      expect(hearts.includes("Enregistrer dans…"), String(customer)).toBe(Boolean(customer));
       expect(list.includes('class="si-lists"'), String(customer)).toBe(Boolean(customer));
       expect(attribute(list, "data-lists")).toBe("1");
       expect(attribute(list, "data-t-default")).toBe("Liste par défaut");
     }
     const plain = { ...globalsFor(1001), product: shirt() };
     expect((await theme.renderBlock("save-button", plain)).html).not.toContain("Enregistrer dans…");
+    expect((await theme.renderBlock("saved-items-embed", plain)).html).not.toContain("Enregistrer dans…");
     expect((await theme.renderBlock("saved-items", plain)).html).not.toContain('class="si-lists"');
   });
 

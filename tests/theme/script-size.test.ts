@@ -70,11 +70,13 @@ describe("assets/saved-items-*.js", () => {
     for (const file of filesOf(["button", "list", "cards"])) expect(asset(file), file).not.toContain("cart/change.js");
   });
 
-  test("list management loads with the Saved items block only; the Save button imports 'Save to…' when opened", () => {
+  test("list management loads with the Saved items block only; the Save button and the hearts import 'Save to…' when opened", () => {
     for (const file of filesOf(["button", "cards", "cart"]))
       expect(asset(file), file).not.toMatch(/(create|rename|delete)-list/);
     expect(filesOf(["list"]).some((file) => asset(file).includes("create-list"))).toBe(true);
-    expect(asset("saved-items-button.js")).toMatch(/import\("\.\/saved-items-core-\w+\.js"\)/);
+    for (const file of filesOf(THEME_BLOCK_KINDS)) expect(asset(file), file).not.toContain(".si-picker");
+    for (const kind of ["button", "cards"])
+      expect(asset(`saved-items-${kind}.js`)).toMatch(/import\("\.\/saved-items-core-\w+\.js"\)/);
   });
 
   test("are ES2019: esbuild finds nothing left to lower for an ES2019 target", async () => {
