@@ -1,4 +1,5 @@
 import type { SavedItemsError } from "../shared/errors";
+import { withListKey } from "../shared/list-key";
 import type { BlockConfig } from "./block-config";
 import { find, listen } from "./dom";
 import { listLabel, namedLists, withBlockList, type NamedList } from "./named-lists";
@@ -66,7 +67,9 @@ export async function initListManager(config: BlockConfig, show: (context: strin
     event.preventDefault();
     const context = action === "rename-list" ? select.value : undefined;
     try {
-      const list = await callProxy<NamedList>(config, action as "create-list", { name: input.value, context });
+      // A create's key is picked here, once, so callProxy's retries repeat it and get the list it made.
+      const body = withListKey(action, { name: input.value, context }) as object;
+      const list = await callProxy<NamedList>(config, action as "create-list", body);
       form.hidden = true;
       apply(context || list.context, list);
     } catch (error) {

@@ -134,7 +134,7 @@ describe("a cache that comes back empty (a Redis restart, an eviction, a new ins
   });
 });
 
-describe("the storefront's two lists (decision 0016)", () => {
+describe("the storefront's two lists (decision 0015)", () => {
   const ids = (answer: { body: any }) => answer.body.data.items.map((item: { id: string }) => item.id);
   const listOf = (context: string) => callProxy("/proxy/api/list", { query: { context } });
   /** The customer's cached states gone, in this process and in Redis alike (an eviction, an expiry). */

@@ -176,7 +176,7 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
     const pos = await costOf(async () => posList(await aPosToken(), { customerId: OTHER_CUSTOMER.id, limit: "30" }));
     expect(proxy.requests).toBeGreaterThan(0);
     expect(pos.requests).toBe(proxy.requests);
-    // The proxy's first read also fills the storefront's other list (decision 0016); POS reads one.
+    // The proxy's first read also fills the storefront's other list (decision 0015); POS reads one.
     expect(pos.points).toBeLessThan(proxy.points);
   });
 });

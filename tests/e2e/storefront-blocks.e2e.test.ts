@@ -252,7 +252,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     expect(perView).toBeLessThanOrEqual(0.05);
 
     // Opening the drawer reads the saved-for-later list once, from the app's cache: the wishlist's read
-    // filled it (decision 0016). The next pages' drawers show it from the stored state.
+    // filled it (decision 0015). The next pages' drawers show it from the stored state.
     const opened = recordProxyCalls();
     const beforeOpening = await usage();
     await page.locator("[data-cart-drawer] summary").click();
@@ -353,12 +353,31 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await select.selectOption("gifts");
     await expect.poll(titles).toEqual(["Canvas Tote"]);
 
+    // The first answer is lost (a retryable failure): the retry repeats the key the block picked once.
+    const createBodies: { name: string; context: string }[] = [];
+    await page.route("**/apps/saved-items/api/create-list", async (route) => {
+      createBodies.push(JSON.parse(route.request().postData() ?? "{}"));
+      if (createBodies.length > 1) return route.continue();
+      return route.fulfill({
+        status: 502,
+        contentType: "application/json",
+        body: JSON.stringify({
+          ok: false,
+          error: { code: "PLATFORM_UPSTREAM_ERROR", message: "Lost", retryable: true },
+        }),
+      });
+    });
     await page.getByRole("button", { name: "New list" }).click();
     await page.getByRole("textbox", { name: "List name" }).fill("Birthday");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(blockStatus).toBe("Your lists are updated.");
+    await page.unroute("**/apps/saved-items/api/create-list");
     const birthday = await select.inputValue();
-    expect(birthday).not.toBe("gifts");
+    expect(birthday).toMatch(/^list-[0-9a-f]{16}$/);
+    expect(createBodies).toEqual([
+      { name: "Birthday", context: birthday },
+      { name: "Birthday", context: birthday },
+    ]);
     expect(await options()).toEqual(["Birthday (0)", "Default list (0)", "Gifts (1)"]);
     await expect.poll(() => page.locator("[data-si=list]").getAttribute("data-state")).toBe("empty");
 
@@ -392,6 +411,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await page.unroute("**/apps/saved-items/api/create-list");
     proxy.stop();
     expect(proxy.calls.filter((call) => call.includes("-list"))).toEqual([
+      "POST create-list",
       "POST create-list",
       "POST rename-list",
       "POST delete-list",

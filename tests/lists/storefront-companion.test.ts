@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { PLAN_CHANNELS } from "~/services/channels";
 import { DEFAULT_LIST_CONTEXT, SAVE_FOR_LATER_CONTEXT, storefrontCompanion } from "~/services/saved-items/contexts";
 
-describe("the list read along with a storefront list (decision 0016)", () => {
+describe("the list read along with a storefront list (decision 0015)", () => {
   test("the default list and saved-for-later go together, each way", () => {
     expect(storefrontCompanion("online-store", DEFAULT_LIST_CONTEXT)).toBe(SAVE_FOR_LATER_CONTEXT);
     expect(storefrontCompanion("online-store", SAVE_FOR_LATER_CONTEXT)).toBe(DEFAULT_LIST_CONTEXT);

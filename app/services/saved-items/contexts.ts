@@ -8,7 +8,7 @@ export const SAVE_FOR_LATER_CONTEXT = "saved-for-later";
 /**
  * The storefront's two default lists: a session with the theme's blocks shows both (buttons and
  * hearts read the default list, the cart drawer the saved-for-later list), so the read that fills
- * one from the platform fills the other in the same request (decision 0016).
+ * one from the platform fills the other in the same request (decision 0015).
  */
 const STOREFRONT_COMPANIONS: ReadonlyMap<string, string> = new Map([
   [DEFAULT_LIST_CONTEXT, SAVE_FOR_LATER_CONTEXT],
