@@ -247,16 +247,18 @@ describe("a pending customer redaction across a restart", () => {
      */
     const restart = async (aheadMs: number) => {
       vi.resetModules();
-      const [{ clock }, entry, sweeps, coordination] = await Promise.all([
+      const [{ clock }, entry, sweeps, savedBySweeps, coordination] = await Promise.all([
         import("~/lib/clock"),
         import("~/entry.server"),
         import("~/services/compliance/redaction-sweeps.server"),
+        import("~/services/saved-by/saved-by-sweeps.server"),
         import("~/lib/coordination/shared-coordinator.server"),
       ]);
       advanceTime(aheadMs, clock);
       await entry.prepare();
-      // The timer stops once the sweep it ran at start-up has ended.
-      await sweeps.stopRedactionSweeps();
+      // The timers stop once the sweeps they ran at start-up have ended (the saved-by ones too:
+      // left running, they would hold the database this file closes at its end).
+      await Promise.all([sweeps.stopRedactionSweeps(), savedBySweeps.stopSavedBySweeps()]);
       await coordination.getCoordinator().close();
     };
 
