@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { BACKGROUND_RESERVE_SHARE } from "~/platform/bucket-pacing";
+import { observeBucket } from "~/platform/shop-buckets.server";
 import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { runSavedBySweep, startSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { SAVED_BY_SWEEP_INTERVAL_MS, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
@@ -12,7 +13,7 @@ import { emulator, platformServer } from "../support/platform";
 import { advanceTime, controlTimeouts } from "../support/time";
 
 /**
- * The saved-by recount is background work on the shop's platform bucket (decision 0010): it
+ * The saved-by flush is background work on the shop's platform bucket (decision 0010): it
  * leaves shoppers' requests a reserve, and one shop's slow or hung platform delays no other shop.
  */
 
@@ -97,7 +98,7 @@ function watchBucket() {
   return { answers: () => Promise.all(answers) };
 }
 
-describe("the saved-by recount leaves shoppers their share of the bucket", () => {
+describe("the saved-by flush leaves shoppers their share of the bucket", () => {
   test("a count of 1,200 savers (12 pages, more than the bucket) never takes it below the reserve; a shopper's read meanwhile is not throttled", async () => {
     const shop = await givenShop({ plan: "pro" });
     await markedProduct(shop);
@@ -143,6 +144,28 @@ describe("the saved-by recount leaves shoppers their share of the bucket", () =>
     advanceTime(SAVED_BY_SWEEP_INTERVAL_MS);
     await runSavedBySweep();
     expect(savedBy(shop, OTHER)).toBe("5");
+  });
+});
+
+describe("stopping", () => {
+  test("a flush waiting for the bucket stops at once; its product stays due and the next sweep counts it", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    await markedProduct(shop);
+    advanceTime(SAVED_BY_MAX_DELAY_MS);
+    // The shop's last answer left its bucket empty, and the time it takes to refill never passes.
+    observeBucket(shop, { maximumAvailable: STANDARD_BUCKET, currentlyAvailable: 0, restoreRate: 100 });
+    const sleep = vi.spyOn(clock, "sleep").mockImplementation(() => new Promise(() => {}));
+
+    await startSavedBySweep();
+    await vi.waitFor(() => expect(sleep).toHaveBeenCalled());
+    await stopSavedBySweeps();
+    expect(savedBy(shop)).toBeUndefined();
+    expect(emulator.requests.filter((request) => request.operationName === "SavedItemsFindSavers")).toEqual([]);
+
+    sleep.mockRestore();
+    advanceTime(SAVED_BY_SWEEP_INTERVAL_MS);
+    await runSavedBySweep();
+    expect(savedBy(shop)).toBe("5");
   });
 });
 

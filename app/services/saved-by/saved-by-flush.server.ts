@@ -175,7 +175,7 @@ export interface FlushReport {
  * shoppers' requests their reserve, and confirms the lock once its wait is over; counts start only
  * within FLUSH_COUNTING_MS, so a product not reached is left as it was, due for the next sweep.
  */
-export async function flushShop(shop: string): Promise<FlushReport | undefined> {
+export async function flushShop(shop: string, signal?: AbortSignal): Promise<FlushReport | undefined> {
   try {
     return await getCoordinator().withLocks([lockKey(shop)], async (held) => {
       const rows = await prisma.savedByProduct.findMany({ where: { shopDomain: shop, dirtySince: { not: null } } });
@@ -190,7 +190,7 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
       const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
       if (counted.length > 0 && !admin) return undefined;
       const startedAt = clock.now();
-      const paced = pacedRequest(createBucketPacer(shop), () => held.assertHeld());
+      const paced = pacedRequest(createBucketPacer(shop, signal), () => held.assertHeld());
       const shoppers = new Map<string, number>();
       for (const product of counted) {
         if (clock.now().getTime() - startedAt.getTime() >= FLUSH_COUNTING_MS) break;
@@ -210,7 +210,8 @@ export async function flushShop(shop: string): Promise<FlushReport | undefined> 
       };
     });
   } catch (error) {
-    if (error instanceof LockUnavailableError) return undefined;
+    // Stopped (shutdown) before its next request: nothing it had not settled is lost, it stays due.
+    if (error instanceof LockUnavailableError || signal?.aborted) return undefined;
     throw error;
   }
 }
@@ -225,6 +226,8 @@ const SHOPS_FLUSHED_AT_ONCE = 8;
 /** The shops this instance is flushing, and the sweeps whose flushes have not all ended. */
 const flushing = new Set<string>();
 const sweepsRunning = new Set<Promise<void>>();
+/** Aborted when the flushes are stopped: a paced count can take minutes, a shutdown should not. */
+let stopping = new AbortController();
 
 /**
  * Starts a sweep: every shop with dirty products and no flush running here gets a flush if it is
@@ -238,11 +241,12 @@ async function startSweep(): Promise<{ ended: Promise<void> }> {
     select: { shopDomain: true },
   });
   const waiting = rows.map(({ shopDomain }) => shopDomain).filter((shop) => !flushing.has(shop));
+  const { signal } = stopping;
   const flushInTurn = async () => {
-    for (let shop = waiting.shift(); shop !== undefined; shop = waiting.shift()) {
+    for (let shop = waiting.shift(); shop !== undefined && !signal.aborted; shop = waiting.shift()) {
       if (flushing.has(shop)) continue;
       flushing.add(shop);
-      await flushShop(shop)
+      await flushShop(shop, signal)
         .catch((error: unknown) => console.error(`[saved-by] flushing the counts of ${shop} failed`, error))
         .finally(() => flushing.delete(shop));
     }
@@ -266,9 +270,15 @@ export async function startSavedBySweep(): Promise<void> {
   await startSweep();
 }
 
-/** Resolves when every flush a sweep started here has ended (at shutdown, once the timer has stopped). */
-export async function savedByFlushesEnded(): Promise<void> {
+/**
+ * At shutdown, once the timer has stopped: every flush running here stops before its next platform
+ * request (its products stay due, for whichever instance sweeps next) and this resolves when all
+ * have ended. A request already sent is not cut; its own time bound applies.
+ */
+export async function stopSavedByFlushes(): Promise<void> {
+  stopping.abort();
   await Promise.all(sweepsRunning);
+  stopping = new AbortController();
 }
 
 /** Runs work under the shop's flush lock, so it never interleaves with a flush (the daily recount's marks). */
