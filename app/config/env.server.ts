@@ -73,3 +73,6 @@ export function getEnv(): Env {
   cached = parsed.data;
   return cached;
 }
+
+/** SEARCH_LAG_SECONDS in milliseconds: how long the passes that wait for the platform's search wait. */
+export const searchLagMs = (): number => getEnv().SEARCH_LAG_SECONDS * 1000;

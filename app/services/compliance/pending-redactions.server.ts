@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
-import { getEnv } from "~/config/env.server";
+import { searchLagMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
@@ -36,8 +36,6 @@ interface Claim {
 const NOTHING = { items: 0, lists: 0 };
 
 /** SEARCH_LAG_SECONDS: how far behind writes the platform's search may be. */
-const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
-
 const versionKey = (shop: string) => `redactions:${shop}`;
 
 /**

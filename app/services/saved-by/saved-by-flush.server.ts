@@ -1,5 +1,5 @@
 import prisma from "~/db.server";
-import { getEnv } from "~/config/env.server";
+import { searchLagMs } from "~/config/env.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
@@ -129,8 +129,6 @@ async function writeMetafields(
     refuseOnUserErrors(data.metafieldsDelete?.userErrors, "the removal of saved-by counts");
   }
 }
-
-const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
 
 /**
  * Takes the flushed saves off the product and records what was published and the bound the count

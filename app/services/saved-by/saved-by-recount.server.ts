@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
-import { getEnv } from "~/config/env.server";
+import { searchLagMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { isServiceError } from "~/lib/errors";
@@ -38,8 +38,6 @@ interface Claim {
   operation: string | null;
   startedAt: Date | null;
 }
-
-const searchLagMs = () => getEnv().SEARCH_LAG_SECONDS * 1000;
 
 const later = (ms: number) => new Date(clock.now().getTime() + ms);
 
