@@ -11,7 +11,7 @@ import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { browserMissing, browserTestTitle, openBrowser } from "../support/chromium";
+import { browserMissing, browserTestTitle, openBrowser, refusal } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 const SHOP = "demo.myshopify.com";
@@ -176,14 +176,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
   test("logged in: 'Save for later' saves through the proxy, then takes the line out of the cart; a refused save leaves it in", async () => {
     // Refused: the line stays in the cart, nothing is lost.
     await page.route("**/apps/saved-items/api/save", (route) =>
-      route.fulfill({
-        status: 402,
-        contentType: "application/json",
-        body: JSON.stringify({
-          ok: false,
-          error: { code: "PLAN_LIMIT_REACHED", message: "Limit", retryable: false },
-        }),
-      }),
+      route.fulfill(refusal(402, "PLAN_LIMIT_REACHED", "Limit", false)),
     );
     await page.getByRole("button", { name: "Save for later: Canvas Tote" }).click();
     await expect.poll(status).toBe("Something went wrong. Please try again.");
@@ -358,14 +351,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await page.route("**/apps/saved-items/api/create-list", async (route) => {
       createBodies.push(JSON.parse(route.request().postData() ?? "{}"));
       if (createBodies.length > 1) return route.continue();
-      return route.fulfill({
-        status: 502,
-        contentType: "application/json",
-        body: JSON.stringify({
-          ok: false,
-          error: { code: "PLATFORM_UPSTREAM_ERROR", message: "Lost", retryable: true },
-        }),
-      });
+      return route.fulfill(refusal(502, "PLATFORM_UPSTREAM_ERROR", "Lost", true));
     });
     await page.getByRole("button", { name: "New list" }).click();
     await page.getByRole("textbox", { name: "List name" }).fill("Birthday");
@@ -398,11 +384,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
 
     // Past the plan's number of lists (simulated: the demo shop's Scale plan allows 50).
     await page.route("**/apps/saved-items/api/create-list", (route) =>
-      route.fulfill({
-        status: 402,
-        contentType: "application/json",
-        body: JSON.stringify({ ok: false, error: { code: "PLAN_LIMIT_REACHED", message: "Limit", retryable: false } }),
-      }),
+      route.fulfill(refusal(402, "PLAN_LIMIT_REACHED", "Limit", false)),
     );
     await page.getByRole("button", { name: "New list" }).click();
     await page.getByRole("textbox", { name: "List name" }).fill("One too many");

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { browserMissing, browserTestTitle, openBrowser } from "../support/chromium";
+import { browserMissing, browserTestTitle, openBrowser, refusal } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 
@@ -346,11 +346,7 @@ describe.skipIf(browserMissing)(
       await page.route("**/apps/saved-items/api/save", async (route) => {
         attempts += 1;
         if (attempts <= 2) {
-          return route.fulfill({
-            status: 429,
-            contentType: "application/json",
-            body: JSON.stringify({ ok: false, error: { code: "RATE_LIMITED", message: "Slow down", retryable: true } }),
-          });
+          return route.fulfill(refusal(429, "RATE_LIMITED", "Slow down", true));
         }
         return route.continue();
       });
@@ -363,14 +359,7 @@ describe.skipIf(browserMissing)(
       attempts = 0;
       await page.route("**/apps/saved-items/api/remove", async (route) => {
         attempts += 1;
-        return route.fulfill({
-          status: 402,
-          contentType: "application/json",
-          body: JSON.stringify({
-            ok: false,
-            error: { code: "PLAN_LIMIT_REACHED", message: "Monthly budget used", retryable: false },
-          }),
-        });
+        return route.fulfill(refusal(402, "PLAN_LIMIT_REACHED", "Monthly budget used", false));
       });
       await saveButton().click();
       await expect.poll(() => saveStatus().textContent()).toBe("Something went wrong. Please try again.");
@@ -590,14 +579,7 @@ describe.skipIf(browserMissing)(
 
       // Removed elsewhere, then removed here: an ITEM_NOT_FOUND answer confirms it gone too.
       await page.route("**/apps/saved-items/api/remove", (route) =>
-        route.fulfill({
-          status: 404,
-          contentType: "application/json",
-          body: JSON.stringify({
-            ok: false,
-            error: { code: "ITEM_NOT_FOUND", message: "No such item", retryable: false },
-          }),
-        }),
+        route.fulfill(refusal(404, "ITEM_NOT_FOUND", "No such item", false)),
       );
       await heart("leather-wallet").click();
       await expect

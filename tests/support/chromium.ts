@@ -51,3 +51,12 @@ export async function openBrowser(baseURL: string) {
     },
   };
 }
+
+/** A refusal from the app, as a page route fulfils it: the service's error envelope with its status. */
+export function refusal(status: number, code: string, message: string, retryable: boolean) {
+  return {
+    status,
+    contentType: "application/json",
+    body: JSON.stringify({ ok: false, error: { code, message, retryable } }),
+  };
+}
