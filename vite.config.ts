@@ -35,6 +35,9 @@ export default defineConfig({
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // What a poll waits for (a browser's answer, a process's exit) can take seconds on a loaded
+    // two-core CI machine; vitest's 1 s default made correct tests fail there.
+    expect: { poll: { timeout: 10_000 } },
     env: {
       NODE_ENV: "test",
     },

@@ -58,7 +58,7 @@ const loggedBy = (requestId: string) =>
 
 /** The instance that answered: its log line is written as the answer goes out, so it is waited for. */
 async function answeredBy(requestId: string): Promise<number> {
-  await expect.poll(() => loggedBy(requestId).length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(() => loggedBy(requestId).length).toBeGreaterThan(0);
   return loggedBy(requestId)[0]!;
 }
 
@@ -74,9 +74,7 @@ describeWithRedis("an instance that hangs or dies", () => {
         body: { ...identity(`gid://shopify/Product/${customer}`), source: "hung" },
       }),
     );
-    await expect
-      .poll(() => emulator.countRequests({ shop: DEMO }), { timeout: 10_000 })
-      .toBeGreaterThanOrEqual(platformCallsBefore + 2);
+    await expect.poll(() => emulator.countRequests({ shop: DEMO })).toBeGreaterThanOrEqual(platformCallsBefore + 2);
     process.kill(second!.pid, "SIGSTOP");
     stopped.add(second!.pid);
     const answers = await Promise.all(saves);
@@ -90,7 +88,7 @@ describeWithRedis("an instance that hangs or dies", () => {
     });
     expect(await answeredBy(served.requestId)).toBe(1);
     await expect
-      .poll(async () => (await listInstances(sandbox.url))[1], { timeout: 10_000 })
+      .poll(async () => (await listInstances(sandbox.url))[1])
       .toMatchObject({ pid: second!.pid, healthy: false });
 
     // Out of the rotation: every request is answered, all by the first instance.
@@ -105,7 +103,7 @@ describeWithRedis("an instance that hangs or dies", () => {
     process.kill(second!.pid, "SIGCONT");
     stopped.delete(second!.pid);
     await expect
-      .poll(async () => (await listInstances(sandbox.url))[1], { timeout: 10_000 })
+      .poll(async () => (await listInstances(sandbox.url))[1])
       .toMatchObject({ pid: second!.pid, accepting: true, healthy: true });
     const answeredByEach = new Set<number>();
     for (let call = 0; call < 2; call++) answeredByEach.add(await answeredBy((await isSaved("64004")).requestId));
