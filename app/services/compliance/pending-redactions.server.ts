@@ -35,7 +35,6 @@ interface Claim {
 
 const NOTHING = { items: 0, lists: 0 };
 
-/** SEARCH_LAG_SECONDS: how far behind writes the platform's search may be. */
 const versionKey = (shop: string) => `redactions:${shop}`;
 
 /**
