@@ -8,7 +8,7 @@ import { runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { runSavedByRecounts } from "~/services/saved-by/saved-by-recount.server";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
-import { emulator } from "../support/platform";
+import { emulator, savedByMetafield } from "../support/platform";
 import { advanceTime } from "../support/time";
 
 const PRODUCT = "gid://shopify/Product/1";
@@ -31,10 +31,7 @@ async function saveWithLostMarks(shop: string, customerIds: readonly string[], p
   await prisma.savedByProduct.deleteMany({ where: { shopDomain: shop, productGid } });
 }
 
-function savedBy(shop: string, product = PRODUCT): number | undefined {
-  const metafield = emulator.metafields(shop, product).find((candidate) => candidate.key === "saved_by");
-  return metafield === undefined ? undefined : Number(metafield.value);
-}
+const savedBy = (shop: string, product = PRODUCT) => savedByMetafield(shop, product);
 
 /** Bulk query requests the platform answered for the shop (a day's wait expires the token: its 401 is retried). */
 const bulkQueries = (shop: string) =>

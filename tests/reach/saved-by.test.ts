@@ -4,7 +4,7 @@ import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { flushShop, runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
-import { emulator } from "../support/platform";
+import { emulator, savedByMetafield } from "../support/platform";
 import { advanceTime } from "../support/time";
 
 const PRODUCT = "gid://shopify/Product/1";
@@ -24,11 +24,7 @@ async function remove(shop: string, customerId: string, overrides: Record<string
   expect(result.status).toBe(200);
 }
 
-/** What Liquid would read: the product's saved_by metafield, or undefined when the app wrote none. */
-function savedBy(shop: string, product = PRODUCT): number | undefined {
-  const metafield = emulator.metafields(shop, product).find((candidate) => candidate.key === "saved_by");
-  return metafield === undefined ? undefined : Number(metafield.value);
-}
+const savedBy = (shop: string, product = PRODUCT) => savedByMetafield(shop, product);
 
 /** The requests the count cost the shop: its searches for savers and its metafield writes. */
 const countRequests = (shop: string) =>

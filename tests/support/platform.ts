@@ -49,3 +49,9 @@ platformServer.listen({
     if (!["localhost", "127.0.0.1"].includes(new URL(request.url).hostname)) print.error();
   },
 });
+
+/** What Liquid would read: the product's saved_by metafield, or undefined when the app wrote none. */
+export function savedByMetafield(shop: string, product: string): number | undefined {
+  const metafield = emulator.metafields(shop, product).find((candidate) => candidate.key === "saved_by");
+  return metafield === undefined ? undefined : Number(metafield.value);
+}
