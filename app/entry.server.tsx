@@ -15,6 +15,7 @@ import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readiness as readinessOf } from "~/lib/readiness.server";
 import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
 import { startSavedBySweeps, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
+import { startRetentionSweeps, stopRetentionSweeps } from "~/services/saved-items/retention.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -32,7 +33,8 @@ export const readiness = () => readinessOf(pool);
  * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
  * deployment runs them itself. An embedded database migrated itself when it opened. Then the
  * pending customer redactions' timer starts: a later pass is owed whatever happened to the
- * instance that took the webhook. So do the saved-by counts' flush and daily recount (marks and recounts wait in the database).
+ * instance that took the webhook. So do the saved-by counts' flush and daily recount (marks and recounts wait in the database),
+ * and the retention pass (its progress waits in the database too).
  */
 export async function prepare(): Promise<void> {
   if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {
@@ -41,6 +43,7 @@ export async function prepare(): Promise<void> {
   }
   startRedactionSweeps();
   startSavedBySweeps();
+  startRetentionSweeps();
 }
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
@@ -48,7 +51,7 @@ export async function shutdown(): Promise<void> {
   // Flow triggers and webhook fan-outs started after answering: bounded work, finished before the
   // connections they use close (a webhook id already taken would not bring them back).
   await afterAnswerSettled();
-  await Promise.all([stopRedactionSweeps(), stopSavedBySweeps()]);
+  await Promise.all([stopRedactionSweeps(), stopSavedBySweeps(), stopRetentionSweeps()]);
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );

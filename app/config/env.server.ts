@@ -44,6 +44,15 @@ const EnvSchema = z.object({
     .min(0, "SEARCH_LAG_SECONDS: at least 0")
     .max(86_400, "SEARCH_LAG_SECONDS: at most 86400")
     .default(60),
+  // How long removed items, and lists deleted or left empty, stay stored before retention deletes
+  // them from the platform; they count against the customer's bounds until then
+  // (docs/decisions/0017-bounded-storage.md). The sandbox shortens it to watch retention work.
+  RETENTION_SECONDS: z.coerce
+    .number("RETENTION_SECONDS: a number of seconds")
+    .int()
+    .min(60, "RETENTION_SECONDS: at least 60")
+    .max(31_536_000, "RETENTION_SECONDS: at most 31536000 (a year)")
+    .default(2_592_000),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z
@@ -76,3 +85,6 @@ export function getEnv(): Env {
 
 /** SEARCH_LAG_SECONDS in milliseconds: how long the passes that wait for the platform's search wait. */
 export const searchLagMs = (): number => getEnv().SEARCH_LAG_SECONDS * 1000;
+
+/** RETENTION_SECONDS in milliseconds: how long removed items and emptied lists stay stored. */
+export const retentionWindowMs = (): number => getEnv().RETENTION_SECONDS * 1000;

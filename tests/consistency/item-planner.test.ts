@@ -1,16 +1,12 @@
 // The write path's decisions on their own: states in, reads, writes and answers out.
 import { describe, expect, test } from "vitest";
-import {
-  MAX_ACTIVE_ITEMS_PER_LIST,
-  planChanges,
-  readsNeeded,
-  type Knowledge,
-  type PlannedChange,
-} from "~/services/saved-items/item-planner";
+import { planChanges, readsNeeded, type Knowledge, type PlannedChange } from "~/services/saved-items/item-planner";
 import type { KnownItem } from "~/services/saved-items/list-state";
+import { MAX_STORED_ITEMS_PER_LIST, type RemovedItems } from "~/services/saved-items/storage-bounds";
 import type { ItemAction } from "~/services/saved-items/transitions";
 
 const SAVED_AT = "2026-11-25T10:00:00Z";
+const RETENTION_MS = 30 * 86_400_000;
 
 function change(action: ItemAction, handle = "si-a"): PlannedChange {
   return {
@@ -64,8 +60,8 @@ describe("readsNeeded", () => {
 });
 
 describe("planChanges: the state table", () => {
-  const plan = (action: ItemAction, knowledge: Knowledge, index: string[] = []) =>
-    planChanges([change(action)], knowing([["si-a", knowledge]]), index, SAVED_AT);
+  const plan = (action: ItemAction, knowledge: Knowledge, index: string[] = [], removed: RemovedItems = {}) =>
+    planChanges([change(action)], knowing([["si-a", knowledge]]), { index, removed }, SAVED_AT, RETENTION_MS);
 
   test.each([
     ["save", "none"],
@@ -129,22 +125,32 @@ describe("planChanges: the state table", () => {
     expect(() => plan("save", { kind: "unknown" })).toThrow(/must be read first/);
   });
 
-  test("a list at its limit refuses one more active item, and still takes a reactivation that removes first", () => {
-    const full = Array.from({ length: MAX_ACTIVE_ITEMS_PER_LIST }, (_, index) => `si-${index}`);
+  test("a list at its bound refuses one more stored item, a removal stores one, and a reactivation stores none", () => {
+    const full = Array.from({ length: MAX_STORED_ITEMS_PER_LIST }, (_, index) => `si-${index}`);
     expect(plan("save", item("none"), full).plans).toMatchObject([
-      { kind: "answer", outcome: { ok: false, error: { code: "PLAN_LIMIT_REACHED" } } },
+      {
+        kind: "answer",
+        outcome: { ok: false, error: { code: "PLAN_LIMIT_REACHED", message: expect.stringMatching(/remove items/) } },
+      },
     ]);
+    // A removal keeps the item stored: the list is as full as before.
     const batch = planChanges(
       [change("remove", "si-0"), change("save", "si-new")],
       knowing([
         ["si-0", item("active")],
         ["si-new", item("none")],
       ]),
-      full,
+      { index: full, removed: {} },
       SAVED_AT,
+      RETENTION_MS,
     );
-    expect(batch.plans.map((entry) => entry.kind)).toEqual(["deactivate", "activate"]);
-    expect(batch.index).toHaveLength(MAX_ACTIVE_ITEMS_PER_LIST);
-    expect(batch.index?.[0]).toBe("si-new");
+    expect(batch.plans.map((entry) => entry.kind)).toEqual(["deactivate", "answer"]);
+    expect(batch.removed).toEqual({ "si-0": { id: "gid://shopify/Metaobject/1", at: SAVED_AT } });
+    // Saving a removed item again brings it back without storing more.
+    const [first, ...rest] = full;
+    const again = plan("save", item("removed"), rest, { "si-a": { id: "gid://shopify/Metaobject/1", at: SAVED_AT } });
+    expect(again.plans.map((entry) => entry.kind)).toEqual(["activate"]);
+    expect(again.removed).toEqual({});
+    expect(first).toBe("si-0");
   });
 });

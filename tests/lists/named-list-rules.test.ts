@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { PLANS } from "~/services/plans";
+import { MAX_LISTS_PER_CUSTOMER } from "~/services/saved-items/storage-bounds";
 import {
   assertListExists,
   decideCreateList,
@@ -7,27 +8,33 @@ import {
   storedStrings,
 } from "~/services/saved-items/named-lists";
 
+const RETENTION_MS = 30 * 86_400_000;
+/** A directory whose named lists are `named` and whose stored lists are those and `others`. */
+const directory = (named: string[], others: string[] = []) => ({ named, lists: [...named, ...others] });
+
 describe("create-list's decision", () => {
   test("a new context under the limit goes first in the directory", () => {
-    expect(decideCreateList(null, ["b"], { context: "a", name: "A" }, PLANS.free)).toEqual({
+    expect(decideCreateList(null, directory(["b"]), { context: "a", name: "A" }, PLANS.free, RETENTION_MS)).toEqual({
       kind: "create",
-      namedLists: ["a", "b"],
+      directory: { named: ["a", "b"], lists: ["a", "b"] },
     });
   });
 
   test("a list that exists and is not deleted is LIST_EXISTS, whoever made it", () => {
     const decision = decideCreateList(
       { deleted: false, name: null },
-      [],
+      directory([]),
       { context: "wishlist", name: "W" },
       PLANS.scale,
+      RETENTION_MS,
     );
     expect(decision).toMatchObject({ kind: "refuse", error: { code: "LIST_EXISTS", status: 409 } });
     const renamed = decideCreateList(
       { deleted: false, name: "Gifts" },
-      ["a"],
+      directory(["a"]),
       { context: "a", name: "Other" },
       PLANS.scale,
+      RETENTION_MS,
     );
     expect(renamed).toMatchObject({ kind: "refuse", error: { code: "LIST_EXISTS" } });
   });
@@ -35,7 +42,13 @@ describe("create-list's decision", () => {
   test("the same create repeated (same context and name) answers the existing list, even at the plan's limit", () => {
     const full = Array.from({ length: PLANS.free.maxNamedLists }, (_, index) => `l${index}`);
     expect(
-      decideCreateList({ deleted: false, name: "Gifts" }, full, { context: "l0", name: "Gifts" }, PLANS.free),
+      decideCreateList(
+        { deleted: false, name: "Gifts" },
+        directory(full),
+        { context: "l0", name: "Gifts" },
+        PLANS.free,
+        RETENTION_MS,
+      ),
     ).toEqual({
       kind: "exists",
     });
@@ -43,18 +56,61 @@ describe("create-list's decision", () => {
 
   test("a deleted list may be made again; its stale directory entry is not counted twice", () => {
     expect(
-      decideCreateList({ deleted: true, name: null }, ["a", "b"], { context: "a", name: "A" }, PLANS.free),
+      decideCreateList(
+        { deleted: true, name: null },
+        directory(["a", "b"]),
+        { context: "a", name: "A" },
+        PLANS.free,
+        RETENTION_MS,
+      ),
     ).toEqual({
       kind: "create",
-      namedLists: ["a", "b"],
+      directory: { named: ["a", "b"], lists: ["a", "b"] },
     });
   });
 
   test("the plan's number of named lists is the limit", () => {
     const full = Array.from({ length: PLANS.starter.maxNamedLists }, (_, index) => `l${index}`);
-    const decision = decideCreateList(null, full, { context: "new", name: "New" }, PLANS.starter);
+    const decision = decideCreateList(
+      null,
+      directory(full),
+      { context: "new", name: "New" },
+      PLANS.starter,
+      RETENTION_MS,
+    );
     expect(decision).toMatchObject({ kind: "refuse", error: { code: "PLAN_LIMIT_REACHED", status: 402 } });
-    expect(decideCreateList(null, full.slice(1), { context: "new", name: "New" }, PLANS.starter).kind).toBe("create");
+    expect(
+      decideCreateList(null, directory(full.slice(1)), { context: "new", name: "New" }, PLANS.starter, RETENTION_MS)
+        .kind,
+    ).toBe("create");
+  });
+
+  test("a list not yet stored is refused once the customer has the bound's number of lists; one stored already is not", () => {
+    const stored = Array.from({ length: MAX_LISTS_PER_CUSTOMER }, (_, index) => `s${index}`);
+    const refused = decideCreateList(
+      null,
+      directory([], stored),
+      { context: "new", name: "New" },
+      PLANS.scale,
+      RETENTION_MS,
+    );
+    expect(refused).toMatchObject({
+      kind: "refuse",
+      error: {
+        code: "PLAN_LIMIT_REACHED",
+        status: 402,
+        retryable: false,
+        message: expect.stringMatching(/delete a list/),
+      },
+    });
+    const deleted = decideCreateList(
+      { deleted: true, name: null },
+      directory([], stored),
+      { context: "s0", name: "Again" },
+      PLANS.scale,
+      RETENTION_MS,
+    );
+    expect(deleted.kind).toBe("create");
   });
 });
 
@@ -69,8 +125,8 @@ describe("rename and delete", () => {
   });
 
   test("the directory loses a deleted list, and is not written for a list it never held", () => {
-    expect(directoryWithout(["a", "b"], "a")).toEqual(["b"]);
-    expect(directoryWithout(["a", "b"], "c")).toBeNull();
+    expect(directoryWithout(directory(["a", "b"], ["c"]), "a")).toEqual({ named: ["b"], lists: ["a", "b", "c"] });
+    expect(directoryWithout(directory(["a", "b"], ["c"]), "c")).toBeNull();
   });
 
   test("a stored directory that is not a list of strings reads as empty or filtered", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { PLANS } from "~/services/plans";
+import { MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import { DEMO_SHOP, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { CUSTOMER, OTHER_CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
 import { aSaveRequest } from "../support/fixtures";
@@ -124,13 +125,14 @@ describe("named lists on the headless channel", () => {
 
   test("a list of more than one page of items is deleted completely", async () => {
     await givenDirectShop();
-    await saveMany("big", 130);
+    // As many as a list may hold: more than one round of removals (50).
+    await saveMany("big", MAX_STORED_ITEMS_PER_LIST);
     // The saves emptied the shop's point bucket; a minute of the platform's time refills it.
     advancePlatformClock(60_000);
     const deleted = await direct("delete-list", { context: "big" });
-    expect(deleted.body.data).toEqual({ context: "big", deleted: true, removedItems: 130 });
+    expect(deleted.body.data).toEqual({ context: "big", deleted: true, removedItems: MAX_STORED_ITEMS_PER_LIST });
     expect(itemsOf("big").filter((item) => item.fields.status !== "removed")).toEqual([]);
-    expect(itemsOf("big")).toHaveLength(130);
+    expect(itemsOf("big")).toHaveLength(MAX_STORED_ITEMS_PER_LIST);
     expect((await direct("list", undefined, { context: "big" })).body.data.items).toEqual([]);
   });
 

@@ -297,6 +297,7 @@ describe("shop/redact", () => {
     await deliverWebhook("app/uninstalled", { shop });
     await db.session.create({ data: { id: `stale_${shop}`, shop, state: "", accessToken: "x" } });
     await db.savedByRecount.create({ data: { shopDomain: shop, runAfter: new Date() } });
+    await db.listRetention.create({ data: { shopDomain: shop, runAfter: new Date() } });
 
     const response = await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } });
 
@@ -306,6 +307,7 @@ describe("shop/redact", () => {
     expect(await db.usageCounter.count({ where: { shopDomain: shop } })).toBe(0);
     expect(await db.session.count({ where: { shop } })).toBe(0);
     expect(await db.savedByRecount.count({ where: { shopDomain: shop } })).toBe(0);
+    expect(await db.listRetention.count({ where: { shopDomain: shop } })).toBe(0);
     // Other shops are untouched.
     expect(await db.shop.findUnique({ where: { domain: kept } })).not.toBeNull();
     expect(await db.usageCounter.count({ where: { shopDomain: kept } })).toBe(1);

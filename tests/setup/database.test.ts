@@ -135,6 +135,7 @@ describe("the test database", () => {
       data: { shopDomain: "reset.myshopify.com", productGid: "gid://shopify/Product/1" },
     });
     await db.savedByRecount.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
+    await db.listRetention.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 

@@ -50,6 +50,7 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
     prisma.overageBlock.deleteMany({ where: { shopDomain: shop } }),
     prisma.savedByProduct.deleteMany({ where: { shopDomain: shop } }),
     prisma.savedByRecount.deleteMany({ where: { shopDomain: shop } }),
+    prisma.listRetention.deleteMany({ where: { shopDomain: shop } }),
     prisma.shop.deleteMany({ where: { domain: shop } }),
   ]);
   await forgetOfflineSession(shop);

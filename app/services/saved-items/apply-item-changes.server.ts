@@ -1,3 +1,4 @@
+import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
@@ -6,13 +7,14 @@ import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
-import { itemHandle, listHandle } from "./handles.server";
+import { itemHandle, listDirectoryHandle, listHandle } from "./handles.server";
 import {
   planChanges,
   readsNeeded,
   type ChangeOutcome,
   type ItemPlan,
   type Knowledge,
+  type Plan,
   type PlannedChange,
 } from "./item-planner";
 import {
@@ -24,6 +26,7 @@ import {
   withItems,
   withoutItems,
   withPendingItems,
+  withRemoved,
   type KnownItem,
   type ListState,
 } from "./list-state";
@@ -32,6 +35,7 @@ import {
   applyWrites,
   listActiveItems,
   readItemRecords,
+  type DirectoryWrite,
   type ItemWrite,
   type ListRecord,
   type ListWrite,
@@ -39,6 +43,7 @@ import {
 } from "./metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
+import { admitNewLists, tooManyListsError, type RemovedItems } from "./storage-bounds";
 import type { ItemAction } from "./transitions";
 
 export type { ChangeOutcome } from "./item-planner";
@@ -57,24 +62,33 @@ export const isoSeconds = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z
 const MAX_PAGES_TO_INDEX = 10;
 
 /**
- * Applies save/remove/toggle changes for one customer. The lock of every list touched is held for
- * the whole read-decide-write, across instances, so the list's writers take turns and each decides
- * from what the one before left: the cached state where it is exact, otherwise one read by handle.
- * The decisions are item-planner.ts's; all writes (the list's index first) go in one mutation
- * request. Written items are pending in the cache until the platform's answer settles them, so a
- * writer that dies leaves them unknown (read again), never wrong.
+ * Applies save/remove/toggle changes for one customer. The lock of every list touched, and the
+ * customer's directory's, are held for the whole read-decide-write, across instances, so the
+ * list's writers take turns and each decides from what the one before left: the cached state
+ * where it is exact, otherwise one read by handle. The decisions are item-planner.ts's (and
+ * storage-bounds.ts's for a list the write would make); all writes (the directory and the list's
+ * record first) go in one mutation request. Written items are pending in the cache until the
+ * platform's answer settles them, so a writer that dies leaves them unknown (read again), never wrong.
  */
 export async function applyItemChanges(caller: Caller, changes: ItemChange[]): Promise<ChangeOutcome[]> {
   const contexts = [...new Set(changes.map((change) => change.item.context))];
   return withWriteLocks(
-    contexts.map((context) => listLockKey(caller, context)),
+    [...contexts.map((context) => listLockKey(caller, context)), directoryLockKey(caller)],
     (held) => applyLocked(caller, changes, contexts, held, {}),
   );
 }
 
 /** The lock every writer of one of a customer's lists holds, item writes and list operations alike. */
-export function listLockKey(caller: Caller, context: string): string {
+export function listLockKey(caller: Pick<Caller, "shop" | "customerGid">, context: string): string {
   return `list:${caller.shop}/${listHandle(caller.customerGid, context)}`;
+}
+
+/**
+ * The lock of the customer's directory (save_list_directory), held by whatever may make or drop a
+ * list, so the lists the bound counts are exact (docs/decisions/0017-bounded-storage.md).
+ */
+export function directoryLockKey(caller: Pick<Caller, "shop" | "customerGid">): string {
+  return `lists:${caller.shop}/${listDirectoryHandle(caller.customerGid)}`;
 }
 
 /** Runs `work` holding the locks (across instances); locks that cannot be had are a retryable INTERNAL_ERROR. */
@@ -101,6 +115,10 @@ interface ListWork {
   state: ListState;
   /** The list's index when known: the active items of a complete state, or as read. */
   index: string[] | undefined;
+  /** Its removed items still stored, known with the index: from the cached state, or as read. */
+  removed: RemovedItems | undefined;
+  /** Whether its record exists and the customer's directory counts it: known with its removed items. */
+  record: "counted" | "uncounted" | "absent" | "unknown";
   changes: { position: number; change: PlannedChange }[];
   /** Pending items left by a writer that died, found not to exist: their marks go. */
   gone: string[];
@@ -115,6 +133,11 @@ interface ListWork {
 export interface LockedApplyOptions {
   known?: ReadonlyMap<string, SaveItemRecord>;
   keepIndex?: boolean;
+}
+
+/** What the changes' reads found of the customer's directory: the lists it counts (read with a list's record). */
+interface Directory {
+  lists: string[] | undefined;
 }
 
 /** applyItemChanges for a caller that already holds the lock of every list the changes touch. */
@@ -141,12 +164,14 @@ async function applyLocked(
   for (const context of contexts) {
     const key = { shop: caller.shop, customerGid: caller.customerGid, context };
     const state = currentState((await store.read(key)).state, shopVersion, startMs);
-    const exact = state.complete && pendingHandles(state).length === 0;
+    const exact = state.complete && pendingHandles(state).length === 0 && state.removed !== undefined;
     lists.set(context, {
       key,
       handle: listHandle(caller.customerGid, context),
       state,
-      index: options.keepIndex ? [] : exact ? activeHandles(state) : undefined,
+      index: exact ? activeHandles(state) : undefined,
+      removed: exact ? state.removed : undefined,
+      record: exact ? "counted" : "unknown",
       changes: [],
       gone: [],
     });
@@ -174,47 +199,72 @@ async function applyLocked(
       );
     }
   }
-  const learned = await readMissing(caller, lists, knowledge);
+  const directory: Directory = { lists: undefined };
+  const learned = await readMissing(caller, lists, knowledge, directory);
 
   const savedAt = isoSeconds(clock.now());
+  const retentionMs = retentionWindowMs();
+  const plans = new Map(
+    [...lists.values()].map((list) => [
+      list,
+      planChanges(
+        list.changes.map((entry) => entry.change),
+        knowledge,
+        { index: list.index!, removed: list.removed! },
+        savedAt,
+        retentionMs,
+      ),
+    ]),
+  );
+  const directoryWrite = countNewLists(caller, plans, directory, retentionMs);
   const outcomes: ChangeOutcome[] = [];
   const listWrites: ListWrite[] = [];
   const writes: { write: ItemWrite; list: ListWork; handle: string; position: number }[] = [];
-  for (const [context, list] of lists) {
-    const plan = planChanges(
-      list.changes.map((entry) => entry.change),
-      knowledge,
-      list.index!,
-      savedAt,
-    );
+  const written = new Map<ListWork, ListWrite>();
+  for (const [list, plan] of plans) {
     plan.plans.forEach((itemPlan, planIndex) => {
       const { position, change } = list.changes[planIndex]!;
       if (itemPlan.kind === "answer") outcomes[position] = itemPlan.outcome;
       else writes.push({ write: toWrite(caller, change, itemPlan), list, handle: change.handle, position });
     });
-    if (plan.index && !options.keepIndex)
-      listWrites.push({ handle: list.handle, customerGid: caller.customerGid, context, index: plan.index });
+    if (plan.index) {
+      const listWrite: ListWrite = {
+        handle: list.handle,
+        customerGid: caller.customerGid,
+        context: list.key.context,
+        ...(options.keepIndex ? {} : { index: plan.index }),
+        removed: plan.removed!,
+      };
+      listWrites.push(listWrite);
+      written.set(list, listWrite);
+    }
   }
 
   // What was read is current (the locks are held): the cache learns it, and the items about to be
   // written become pending before anything is sent.
+  // The list's removed items as read are current too; while its record is being written they are unknown.
   for (const list of lists.values()) {
-    const written = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
+    const itemsWritten = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
     const read = learned.get(list);
-    if (written.length === 0 && !read) continue;
+    if (itemsWritten.length === 0 && !read) continue;
+    const removedNow = written.has(list) || list.record !== "counted" ? undefined : list.removed;
+
     await store.update(
       list.key,
       fencedChange(held.fence, (current) =>
-        withPendingItems(
-          withoutItems(
-            withItems(currentState(current, shopVersion, startMs), read ?? {}, {
-              nowMs: Date.now(),
-              settlesPending: true,
-            }),
-            list.gone,
+        withRemoved(
+          withPendingItems(
+            withoutItems(
+              withItems(currentState(current, shopVersion, startMs), read ?? {}, {
+                nowMs: Date.now(),
+                settlesPending: true,
+              }),
+              list.gone,
+            ),
+            itemsWritten,
+            Date.now(),
           ),
-          written,
-          Date.now(),
+          removedNow,
         ),
       ),
     );
@@ -228,12 +278,24 @@ async function applyLocked(
     writes.map((entry) => entry.write),
     // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not send.
     () => held.assertHeld(),
+    directoryWrite,
   );
-  const settled = new Map<ListWork, { known: Record<string, KnownItem>; forgotten: string[] }>();
+  const settled = new Map<
+    ListWork,
+    { known: Record<string, KnownItem>; forgotten: string[]; removed: RemovedItems | undefined }
+  >();
   writes.forEach(({ list, handle, position }, writeIndex) => {
     const result = results.items[writeIndex]!;
-    const entry = settled.get(list) ?? { known: {}, forgotten: [] };
+    const listWritten = results.lists[listWrites.indexOf(written.get(list)!)] === true;
+    const counted = list.record === "counted" || results.directory === true;
+    const entry = settled.get(list) ?? {
+      known: {},
+      forgotten: [],
+      removed: listWritten && counted ? written.get(list)!.removed : undefined,
+    };
     settled.set(list, entry);
+    // Only a list whose every write landed keeps its removed items known: they are what was written.
+    if (!result.ok) entry.removed = undefined;
     if (result.ok) {
       const item = observedItem(result.record);
       outcomes[position] = { ok: true, result: { id: item.id!, state: item.status } };
@@ -261,18 +323,55 @@ async function applyLocked(
     ))
   )
     return outcomes;
-  for (const [list, { known, forgotten }] of settled) {
+  for (const [list, { known, forgotten, removed }] of settled) {
     await store.update(
       list.key,
       fencedChange(held.fence, (current) =>
-        withoutItems(
-          withItems(currentState(current, shopVersion, startMs), known, { nowMs: Date.now(), settlesPending: true }),
-          forgotten,
+        withRemoved(
+          withoutItems(
+            withItems(currentState(current, shopVersion, startMs), known, { nowMs: Date.now(), settlesPending: true }),
+            forgotten,
+          ),
+          removed,
         ),
       ),
     );
   }
   return outcomes;
+}
+
+/**
+ * The bound on the customer's lists (storage-bounds.ts), where a write would make one: a list
+ * whose record does not exist is made only while the directory counts fewer than the bound, and
+ * otherwise every change of it that writes answers the bound's error instead; a list written
+ * before the directory counted lists is counted now. Returns the directory's new value, if any.
+ */
+function countNewLists(
+  caller: Caller,
+  plans: Map<ListWork, Plan>,
+  directory: Directory,
+  retentionMs: number,
+): DirectoryWrite | undefined {
+  const writing = [...plans].filter(([list, plan]) => plan.index && list.record !== "counted");
+  if (writing.length === 0) return undefined;
+  const stored = [
+    ...writing.filter(([list]) => list.record === "uncounted").map(([list]) => list.key.context),
+    ...directory.lists!,
+  ];
+  const { admitted, lists } = admitNewLists(
+    stored,
+    writing.filter(([list]) => list.record === "absent").map(([list]) => list.key.context),
+  );
+  for (const [list, plan] of writing) {
+    if (admitted.has(list.key.context) || list.record === "uncounted") continue;
+    const refused = { ok: false as const, error: tooManyListsError(retentionMs) };
+    plans.set(list, {
+      plans: plan.plans.map((itemPlan) =>
+        itemPlan.kind === "answer" ? itemPlan : { kind: "answer", outcome: refused },
+      ),
+    });
+  }
+  return { handle: listDirectoryHandle(caller.customerGid), customerGid: caller.customerGid, lists };
 }
 
 /** What the cached state says of an item, for the planner. */
@@ -290,6 +389,7 @@ async function readMissing(
   caller: Caller,
   lists: Map<string, ListWork>,
   knowledge: Map<string, Knowledge>,
+  directory: Directory,
 ): Promise<Map<ListWork, Record<string, KnownItem>>> {
   const itemHandles: string[] = [];
   const indexLists: ListWork[] = [];
@@ -308,15 +408,24 @@ async function readMissing(
     itemHandles.push(...left);
     if (needed.index) indexLists.push(list);
     // Nothing to write means no index to keep.
-    else list.index ??= [];
+    else {
+      list.index ??= [];
+      list.removed ??= {};
+    }
   }
   const learned = new Map<ListWork, Record<string, KnownItem>>();
   if (itemHandles.length === 0 && indexLists.length === 0) return learned;
-  const { items, lists: records } = await readItemRecords(
+  const {
+    items,
+    lists: records,
+    directory: counted,
+  } = await readItemRecords(
     caller.admin,
     itemHandles,
     indexLists.map((list) => list.handle),
+    indexLists.length > 0 ? listDirectoryHandle(caller.customerGid) : undefined,
   );
+  if (indexLists.length > 0) directory.lists = counted;
   for (const list of lists.values()) {
     const read: Record<string, KnownItem> = {};
     for (const { change } of list.changes) {
@@ -333,7 +442,12 @@ async function readMissing(
     }
     if (Object.keys(read).length > 0 || list.gone.length > 0) learned.set(list, read);
   }
-  for (const list of indexLists) list.index = await indexOf(caller, list, records.get(list.handle)!);
+  for (const list of indexLists) {
+    const record = records.get(list.handle)!;
+    list.index = await indexOf(caller, list, record);
+    list.removed = record.removed ?? {};
+    list.record = !record.exists ? "absent" : counted.includes(list.key.context) ? "counted" : "uncounted";
+  }
   return learned;
 }
 

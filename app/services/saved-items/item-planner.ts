@@ -1,6 +1,7 @@
 import { ServiceError } from "~/lib/errors";
 import type { KnownItem } from "./list-state";
 import type { ItemIdentity, SaveOperationResult } from "./schemas";
+import { listFullError, MAX_STORED_ITEMS_PER_LIST, type RemovedItems } from "./storage-bounds";
 import { decideTransition, type ItemAction } from "./transitions";
 
 /**
@@ -9,9 +10,6 @@ import { decideTransition, type ItemAction } from "./transitions";
  * (apply-item-changes.server.ts) holds the list's lock, reads what these say is missing, writes
  * what they say and settles the cache with the platform's answers.
  */
-
-/** A list holds at most this many active items: its index (one json field) must stay well under 128 KB. */
-export const MAX_ACTIVE_ITEMS_PER_LIST = 1_000;
 
 /** What is known of an item when deciding. */
 export type Knowledge =
@@ -41,8 +39,15 @@ export type ItemPlan =
 
 export interface Plan {
   plans: ItemPlan[];
-  /** The list's new index (active handles, newest first), when the changes alter it. */
+  /** The list's new index (active handles, newest first) and removed items, when the changes alter them. */
   index?: string[];
+  removed?: RemovedItems;
+}
+
+/** A list as the planner needs it: its index and its removed items still stored, both exact. */
+export interface PlannedList {
+  index: readonly string[];
+  removed: RemovedItems;
 }
 
 const MESSAGES = {
@@ -87,17 +92,22 @@ export function readsNeeded(
 
 /**
  * Decides every change from complete knowledge (readsNeeded satisfied): the answers that need no
- * write, the writes, and the list's new index. Changes apply in order, each seeing the ones before
- * it (a batch never holds one item twice: BATCH_CONFLICT comes first).
+ * write, the writes, and the list's new index and removed items. Changes apply in order, each
+ * seeing the ones before it (a batch never holds one item twice: BATCH_CONFLICT comes first). A
+ * save that would store one item more than MAX_STORED_ITEMS_PER_LIST (active and removed ones
+ * retention has not deleted, `retentionMs` after their removal) is refused; reactivating a removed
+ * item stores nothing more.
  */
 export function planChanges(
   changes: readonly PlannedChange[],
   knowledge: ReadonlyMap<string, Knowledge>,
-  index: readonly string[],
+  list: PlannedList,
   savedAt: string,
+  retentionMs: number,
 ): Plan {
-  const active = new Set(index);
-  const order = [...index];
+  const active = new Set(list.index);
+  const order = [...list.index];
+  const removed: Record<string, RemovedItems[string]> = { ...list.removed };
   let changed = false;
   const plans = changes.map((change): ItemPlan => {
     const known = knowledge.get(change.handle)!;
@@ -112,21 +122,18 @@ export function planChanges(
         return { kind: "answer", outcome: failure(transition.code) };
       case "deactivate":
         active.delete(change.handle);
+        removed[change.handle] = { id: item!.id!, at: savedAt };
         changed = true;
         return { kind: "deactivate", handle: change.handle, id: item!.id! };
       case "activate":
-        if (!active.has(change.handle) && active.size >= MAX_ACTIVE_ITEMS_PER_LIST) {
-          return {
-            kind: "answer",
-            outcome: {
-              ok: false,
-              error: new ServiceError(
-                "PLAN_LIMIT_REACHED",
-                `A list holds at most ${MAX_ACTIVE_ITEMS_PER_LIST} saved items; remove some before saving more`,
-              ),
-            },
-          };
+        if (
+          !active.has(change.handle) &&
+          !(change.handle in removed) &&
+          active.size + Object.keys(removed).length >= MAX_STORED_ITEMS_PER_LIST
+        ) {
+          return { kind: "answer", outcome: { ok: false, error: listFullError(retentionMs) } };
         }
+        delete removed[change.handle];
         active.add(change.handle);
         order.unshift(change.handle);
         changed = true;
@@ -134,7 +141,7 @@ export function planChanges(
     }
   });
   if (!changed) return { plans };
-  return { plans, index: [...new Set(order)].filter((handle) => active.has(handle)) };
+  return { plans, index: [...new Set(order)].filter((handle) => active.has(handle)), removed };
 }
 
 /** Every field of an active save_item: an upsert may create it. */

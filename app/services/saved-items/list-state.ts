@@ -1,4 +1,5 @@
 import type { EntityType, ItemState } from "./schemas";
+import type { RemovedItems } from "./storage-bounds";
 
 /** What is known of one save_item of a customer's list. */
 export interface KnownItem {
@@ -41,6 +42,12 @@ export interface ListState {
   expiresAtMs: number;
   /** The lock fence of the list's last writer: a writer whose lock lapsed meanwhile holds a smaller one. */
   fence?: number;
+  /**
+   * The list's removed items still stored, as the holder of its lock last wrote or read them; only
+   * set while the list's record exists and the customer's directory counts it, so a writer that
+   * finds it needs to read neither (docs/decisions/0017-bounded-storage.md).
+   */
+  removed?: RemovedItems;
 }
 
 /** How long a list state is trusted after it was last filled from the platform or written. */
@@ -92,6 +99,12 @@ export function withPendingItems(state: ListState, handles: readonly string[], n
   const items = { ...state.items };
   for (const handle of handles) items[handle] = { pending: true, sinceMs: nowMs };
   return { ...state, items, expiresAtMs: nowMs + LIST_STATE_TTL_MS };
+}
+
+/** The state with the list's removed items as now stored, or without them (unknown) when undefined. */
+export function withRemoved(state: ListState, removed: RemovedItems | undefined): ListState {
+  const { removed: _previous, ...rest } = state;
+  return removed === undefined ? rest : { ...rest, removed };
 }
 
 /** Forgets what the state says of items (a write on them ended without a known outcome). */

@@ -1,13 +1,23 @@
-import { runAdminGraphql, runComposedAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import {
+  runAdminGraphql,
+  runComposedAdminGraphql,
+  type AdminGraphqlClient,
+  type AdminGraphqlOptions,
+} from "~/platform/admin-graphql.server";
 import type {
   SaveItemNodeFragment,
   SavedItemsItemUpdatedFragment,
   SavedItemsItemUpsertedFragment,
+  SavedItemsDeletedFragment,
+  SavedItemsDirectoryListsFragment,
+  SavedItemsListForWritersFragment,
   SavedItemsListIndexFragment,
   SavedItemsListWrittenFragment,
   SavedItemsSearchPageFragment,
 } from "~/types/admin.generated";
+import { storedStrings } from "./named-lists";
 import { ENTITY_TYPES, type EntityType, type ItemState } from "./schemas";
+import { parseRemovedItems, type RemovedItems } from "./storage-bounds";
 
 export const SAVE_LIST_TYPE = "$app:save_list";
 export const SAVE_ITEM_TYPE = "$app:save_item";
@@ -32,12 +42,23 @@ export interface SaveItemRecord {
 export type ItemWrite =
   { kind: "activate"; handle: string; fields: Record<string, string> } | { kind: "deactivate"; id: string };
 
-/** The list record with its index: the handles of its active items, newest first. */
+/**
+ * The list record with its index (the handles of its active items, newest first) and its removed
+ * items still stored; a field left undefined is not written (delete-list writes its index itself).
+ */
 export interface ListWrite {
   handle: string;
   customerGid: string;
   context: string;
-  index: readonly string[];
+  index?: readonly string[];
+  removed?: RemovedItems;
+}
+
+/** The customer's directory with the lists the bound counts (a write that makes a list adds it). */
+export interface DirectoryWrite {
+  handle: string;
+  customerGid: string;
+  lists: readonly string[];
 }
 
 export type WriteOutcome =
@@ -47,9 +68,14 @@ export type WriteOutcome =
   | { ok: false; code: "UNSENT_OR_UNKNOWN"; error: unknown };
 
 /** What the platform holds of a list: whether its record exists, and its index (null: it has none). */
-export interface ListRecord {
+export interface ListIndexRecord {
   exists: boolean;
   index: string[] | null;
+}
+
+/** A list's record as its writers read it: also its removed items still stored (null: written before lists kept them, or never written). */
+export interface ListRecord extends ListIndexRecord {
+  removed: RemovedItems | null;
 }
 
 /**
@@ -64,12 +90,27 @@ export const SAVE_ITEM_FRAGMENT = `#graphql
     fields { key value }
   }`;
 
-/** The save_list field that holds the list's index (the fragment below reads it by this key). */
+/** The save_list fields that hold the list's index and its removed items (the fragment below reads them by these keys). */
 const INDEX_FIELD = "active_items";
+const REMOVED_FIELD = "removed_items";
 const LIST_INDEX_FRAGMENT = `#graphql
   fragment SavedItemsListIndex on Metaobject {
     id
     index: field(key: "active_items") { value }
+  }`;
+// Readers need only the index; writers the removed items too (each field selected costs a point).
+const LIST_WRITER_FRAGMENT = `#graphql
+  fragment SavedItemsListForWriters on Metaobject {
+    id
+    index: field(key: "active_items") { value }
+    removed: field(key: "removed_items") { value }
+  }`;
+
+/** The directory's field of every list the customer has stored (the bound on lists counts it). */
+export const DIRECTORY_LISTS_FIELD = "lists";
+const DIRECTORY_LISTS_FRAGMENT = `#graphql
+  fragment SavedItemsDirectoryLists on Metaobject {
+    lists: field(key: "lists") { value }
   }`;
 
 /** A save_item node as the service reads it; unknown values fall back to safe defaults. */
@@ -91,22 +132,29 @@ export function toSaveItemRecord(node: SaveItemNodeFragment): SaveItemRecord {
 
 const toFields = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => ({ key, value }));
 
-function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListRecord {
+function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListIndexRecord {
   if (!node) return { exists: false, index: [] };
   const parsed = parseStoredJson(node.index?.value ?? null);
   const index = Array.isArray(parsed) && parsed.every((entry) => typeof entry === "string") ? parsed : null;
   return { exists: true, index };
 }
 
+function toWriterListRecord(node: SavedItemsListForWritersFragment | null | undefined): ListRecord {
+  return { ...toListRecord(node), removed: parseRemovedItems(parseStoredJson(node?.removed?.value ?? null)) };
+}
+
 /**
  * Reads many save_items and lists (with their index) in ONE request, by handle, with one aliased
- * root field per handle: handle lookups are strongly consistent, unlike search.
+ * root field per handle: handle lookups are strongly consistent, unlike search. Given a directory's
+ * handle, its lists too (empty when it has none).
  */
 export async function readItemRecords(
   admin: AdminGraphqlClient,
   itemHandles: readonly string[],
   listHandles: readonly string[] = [],
-): Promise<{ items: Map<string, SaveItemRecord | null>; lists: Map<string, ListRecord> }> {
+  directoryHandle?: string,
+  options: AdminGraphqlOptions = {},
+): Promise<{ items: Map<string, SaveItemRecord | null>; lists: Map<string, ListRecord>; directory: string[] }> {
   const variableDefinitions: string[] = [];
   const selections: string[] = [];
   const variables: Record<string, unknown> = {};
@@ -117,27 +165,34 @@ export async function readItemRecords(
   });
   listHandles.forEach((handle, index) => {
     variableDefinitions.push(`$l${index}: MetaobjectHandleInput!`);
-    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsListIndex }`);
+    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsListForWriters }`);
     variables[`l${index}`] = { type: SAVE_LIST_TYPE, handle };
   });
+  if (directoryHandle !== undefined) {
+    variableDefinitions.push("$d: MetaobjectHandleInput!");
+    selections.push("d: metaobjectByHandle(handle: $d) { ...SavedItemsDirectoryLists }");
+    variables.d = { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle };
+  }
   const query = `
     query SavedItemsReadState(${variableDefinitions.join(", ")}) {
       ${selections.join("\n      ")}
     }
     ${itemHandles.length > 0 ? SAVE_ITEM_FRAGMENT : ""}
-    ${listHandles.length > 0 ? LIST_INDEX_FRAGMENT : ""}`;
+    ${listHandles.length > 0 ? LIST_WRITER_FRAGMENT : ""}
+    ${directoryHandle !== undefined ? DIRECTORY_LISTS_FRAGMENT : ""}`;
   const data = await runComposedAdminGraphql<{
     [item: `i${number}`]: SaveItemNodeFragment | null;
-    [list: `l${number}`]: SavedItemsListIndexFragment | null;
-  }>(admin, query, variables);
+    [list: `l${number}`]: SavedItemsListForWritersFragment | null;
+    d?: SavedItemsDirectoryListsFragment | null;
+  }>(admin, query, variables, options);
   const items = new Map<string, SaveItemRecord | null>();
   itemHandles.forEach((handle, index) => {
     const node = data[`i${index}`];
     items.set(handle, node ? toSaveItemRecord(node) : null);
   });
   const lists = new Map<string, ListRecord>();
-  listHandles.forEach((handle, index) => lists.set(handle, toListRecord(data[`l${index}`])));
-  return { items, lists };
+  listHandles.forEach((handle, index) => lists.set(handle, toWriterListRecord(data[`l${index}`])));
+  return { items, lists, directory: storedStrings(parseStoredJson(data.d?.lists?.value ?? null)) };
 }
 
 /** What every search page of save_items selects. */
@@ -149,7 +204,7 @@ const SEARCH_PAGE_FRAGMENT = `#graphql
 
 /** A list's record and the first page of its active items from search, as readLists answers them. */
 export interface ListRead {
-  list: ListRecord;
+  list: ListIndexRecord;
   items: (SaveItemRecord & { cursor: string })[];
   hasNextPage: boolean;
 }
@@ -217,37 +272,46 @@ export async function applyWrites(
   lists: readonly ListWrite[],
   writes: readonly ItemWrite[],
   beforeEachRequest: () => Promise<void>,
-): Promise<{ items: WriteOutcome[] }> {
-  const all: ({ kind: "list"; list: ListWrite } | { kind: "item"; write: ItemWrite; index: number })[] = [
+  directory?: DirectoryWrite,
+): Promise<{ items: WriteOutcome[]; lists: boolean[]; directory: boolean }> {
+  const all: (
+    | { kind: "directory"; directory: DirectoryWrite }
+    | { kind: "list"; list: ListWrite }
+    | { kind: "item"; write: ItemWrite; index: number }
+  )[] = [
+    // The directory first: a list it counts whose write then fails only over-counts, never under.
+    ...(directory ? [{ kind: "directory" as const, directory }] : []),
     ...lists.map((list) => ({ kind: "list" as const, list })),
     ...writes.map((write, index) => ({ kind: "item" as const, write, index })),
   ];
   const items: WriteOutcome[] = [];
+  // Whether each list record, and the directory, was written (false too when unsent or unknown).
+  const written = { lists: lists.map(() => false), directory: false };
   for (let start = 0; start < all.length; start += MAX_WRITES_PER_MUTATION) {
     const chunk = all.slice(start, start + MAX_WRITES_PER_MUTATION);
     let data: WritePayloads;
     try {
       data = await runMutation(
         admin,
-        chunk.map((entry) => (entry.kind === "list" ? entry.list : entry.write)),
+        chunk.map((entry) => (entry.kind === "item" ? entry.write : entry)),
         beforeEachRequest,
       );
     } catch (error) {
       for (const entry of all.slice(start)) {
         if (entry.kind === "item") items[entry.index] = { ok: false, code: "UNSENT_OR_UNKNOWN", error };
       }
-      return { items };
+      return { items, ...written };
     }
     chunk.forEach((entry, position) => {
       const result = data[`w${position}`];
-      if (entry.kind === "list") {
+      if (entry.kind !== "item") {
         // The items are written all the same: the next write of the list writes its index again,
         // and until then a read of the list finds them by search too.
         if (!result?.metaobject) {
-          console.warn(
-            `save_list ${entry.list.handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`,
-          );
-        }
+          const handle = entry.kind === "list" ? entry.list.handle : entry.directory.handle;
+          console.warn(`${handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
+        } else if (entry.kind === "list") written.lists[lists.indexOf(entry.list)] = true;
+        else written.directory = true;
         return;
       }
       if (result?.metaobject && "fields" in result.metaobject) {
@@ -261,12 +325,14 @@ export async function applyWrites(
       };
     });
   }
-  return { items };
+  return { items, ...written };
 }
 
 async function runMutation(
   admin: AdminGraphqlClient,
-  entries: readonly (ListWrite | ItemWrite)[],
+  entries: readonly (
+    { kind: "directory"; directory: DirectoryWrite } | { kind: "list"; list: ListWrite } | ItemWrite
+  )[],
   beforeEachRequest: () => Promise<void>,
 ): Promise<WritePayloads> {
   const variableDefinitions: string[] = [];
@@ -274,20 +340,33 @@ async function runMutation(
   const variables: Record<string, unknown> = {};
   const fragments = new Set<string>();
   entries.forEach((entry, index) => {
-    if (!("kind" in entry)) {
+    if (entry.kind === "directory" || entry.kind === "list") {
       variableDefinitions.push(`$h${index}: MetaobjectHandleInput!`, `$w${index}: MetaobjectUpsertInput!`);
       selections.push(
         `w${index}: metaobjectUpsert(handle: $h${index}, metaobject: $w${index}) { ...SavedItemsListWritten }`,
       );
       fragments.add(LIST_WRITTEN_FRAGMENT);
-      variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: entry.handle };
+      if (entry.kind === "directory") {
+        const { directory } = entry;
+        variables[`h${index}`] = { type: SAVE_LIST_DIRECTORY_TYPE, handle: directory.handle };
+        variables[`w${index}`] = {
+          fields: toFields({
+            customer_id: directory.customerGid,
+            [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory.lists),
+          }),
+        };
+        return;
+      }
+      const { list } = entry;
+      variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: list.handle };
       variables[`w${index}`] = {
         fields: toFields({
-          customer_id: entry.customerGid,
-          context: entry.context,
-          [INDEX_FIELD]: JSON.stringify(entry.index),
+          customer_id: list.customerGid,
+          context: list.context,
+          ...(list.index ? { [INDEX_FIELD]: JSON.stringify(list.index) } : {}),
+          ...(list.removed ? { [REMOVED_FIELD]: JSON.stringify(list.removed) } : {}),
           // A save to a list delete-list deleted brings it back (unnamed: the delete cleared the name).
-          deleted_at: "",
+          ...(list.index ? { deleted_at: "" } : {}),
         }),
       };
     } else if (entry.kind === "activate") {
@@ -386,3 +465,41 @@ export function parseStoredJson(value: string | null): unknown {
     return undefined;
   }
 }
+
+/**
+ * Deletes save_items by id, in one request (metaobjectDelete is synchronous, where
+ * metaobjectBulkDelete runs as a background job: a save right after must find the item gone, not
+ * being deleted). Says which ids are gone: deleted now, or already not there.
+ */
+export async function deleteItemsById(
+  admin: AdminGraphqlClient,
+  ids: readonly string[],
+  options: AdminGraphqlOptions,
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const query = `
+    mutation SavedItemsDeleteItems(${ids.map((_, index) => `$d${index}: ID!`).join(", ")}) {
+      ${ids.map((_, index) => `d${index}: metaobjectDelete(id: $d${index}) { ...SavedItemsDeleted }`).join("\n      ")}
+    }
+    ${DELETED_FRAGMENT}`;
+  const data = await runComposedAdminGraphql<{ [deleted: `d${number}`]: SavedItemsDeletedFragment | null }>(
+    admin,
+    query,
+    Object.fromEntries(ids.map((id, index) => [`d${index}`, id])),
+    options,
+  );
+  return new Set(
+    ids.filter((_, index) => {
+      const result = data[`d${index}`];
+      return (
+        Boolean(result?.deletedId) || Boolean(result?.userErrors.some((error) => error.code === "RECORD_NOT_FOUND"))
+      );
+    }),
+  );
+}
+
+const DELETED_FRAGMENT = `#graphql
+  fragment SavedItemsDeleted on MetaobjectDeletePayload {
+    deletedId
+    userErrors { field message code }
+  }`;

@@ -4,8 +4,10 @@ import { ServiceError } from "~/lib/errors";
 import { platformRefusal, runAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import type { SavedItemsNamedListFragment } from "~/types/admin.generated";
+import { retentionWindowMs } from "~/config/env.server";
 import {
   applyItemChangesLocked,
+  directoryLockKey,
   indexFromSearch,
   isoSeconds,
   listLockKey,
@@ -24,13 +26,14 @@ import type {
   SavedList,
 } from "./list-schemas";
 import {
+  DIRECTORY_LISTS_FIELD,
   parseStoredJson,
   readItemRecords,
   SAVE_LIST_DIRECTORY_TYPE,
   SAVE_LIST_TYPE,
   type SaveItemRecord,
 } from "./metaobject-store.server";
-import { assertListExists, decideCreateList, directoryWithout, storedStrings } from "./named-lists";
+import { assertListExists, decideCreateList, directoryWithout, storedStrings, type ListDirectory } from "./named-lists";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -53,7 +56,10 @@ const NAMED_LIST_FRAGMENT = `#graphql
 const READ_NAMED_LIST = `#graphql
   query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
     list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }
-    directory: metaobjectByHandle(handle: $directory) { namedLists: field(key: "named_lists") { value } }
+    directory: metaobjectByHandle(handle: $directory) {
+      namedLists: field(key: "named_lists") { value }
+      lists: field(key: "lists") { value }
+    }
   }
   ${NAMED_LIST_FRAGMENT}` as const;
 
@@ -121,26 +127,30 @@ async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList>
   };
 }
 
-const directoryLockKey = (caller: Caller) => `lists:${caller.shop}/${listDirectoryHandle(caller.customerGid)}`;
-
 /** A list and the customer's directory, by handle: current, as the locks held make them. */
-async function readNamedList(caller: Caller, context: string): Promise<{ list: StoredList | null; named: string[] }> {
+async function readNamedList(
+  caller: Caller,
+  context: string,
+): Promise<{ list: StoredList | null; directory: ListDirectory }> {
   const data = await runAdminGraphql(caller.admin, READ_NAMED_LIST, {
     list: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
     directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
   });
   return {
     list: toStoredList(data.list),
-    named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
+    directory: {
+      named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
+      lists: storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
+    },
   };
 }
 
-/** Writes the list's fields and, when given, the directory's list, in one request. */
+/** Writes the list's fields and, when given, the directory's lists, in one request. */
 async function writeNamedList(
   caller: Caller,
   context: string,
   fields: Record<string, string>,
-  named: string[] | null,
+  directory: ListDirectory | null,
 ): Promise<StoredList> {
   const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
   const data = await runAdminGraphql(caller.admin, WRITE_NAMED_LIST, {
@@ -148,12 +158,16 @@ async function writeNamedList(
     listFields: { fields: toFields(fields) },
     directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
     directoryFields: {
-      fields: toFields({ customer_id: caller.customerGid, named_lists: JSON.stringify(named ?? []) }),
+      fields: toFields({
+        customer_id: caller.customerGid,
+        named_lists: JSON.stringify(directory?.named ?? []),
+        [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory?.lists ?? []),
+      }),
     },
-    writeDirectory: named !== null,
+    writeDirectory: directory !== null,
   });
   const list = toStoredList(data.list?.metaobject);
-  if (!list || (named !== null && !data.directory?.metaobject)) {
+  if (!list || (directory !== null && !data.directory?.metaobject)) {
     throw platformRefusal("The platform refused to write the list; retry shortly", [
       ...(data.list?.userErrors ?? []),
       ...(data.directory?.userErrors ?? []),
@@ -197,8 +211,8 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
   const plan = await requireInstalledShopPlan(caller.shop);
   const context = input.context ?? newListContext();
   return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
-    const { list, named } = await readNamedList(caller, context);
-    const decision = decideCreateList(list, named, { context, name: input.name }, plan);
+    const { list, directory } = await readNamedList(caller, context);
+    const decision = decideCreateList(list, directory, { context, name: input.name }, plan, retentionWindowMs());
     if (decision.kind === "refuse") throw decision.error;
     if (decision.kind === "exists") return toSavedList(caller, list!);
     await held.assertHeld();
@@ -210,10 +224,10 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
         context,
         name: input.name,
         deleted_at: "",
-        // A deleted list keeps its index (every item in it removed); a new one starts empty.
-        ...(list ? {} : { active_items: "[]" }),
+        // A deleted list keeps its index and removed items (every item in it removed); a new one starts empty.
+        ...(list ? {} : { active_items: "[]", removed_items: "{}" }),
       },
-      decision.namedLists,
+      decision.directory,
     );
     return toSavedList(caller, written);
   });
@@ -238,7 +252,7 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
 export async function deleteList(caller: Caller, input: DeleteListRequest): Promise<DeleteListResult> {
   const { context } = input;
   return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
-    const { list, named } = await readNamedList(caller, context);
+    const { list, directory } = await readNamedList(caller, context);
     const index =
       assertListExists(list, context).index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
     let removedItems = 0;
@@ -275,7 +289,7 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
         share_token_hash: "",
         share_name: "",
       },
-      directoryWithout(named, context),
+      directoryWithout(directory, context),
     );
     return { context, deleted: true, removedItems };
   });

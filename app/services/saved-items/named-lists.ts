@@ -1,5 +1,6 @@
 import { ServiceError } from "~/lib/errors";
 import type { Plan } from "~/services/plans";
+import { admitNewLists, tooManyListsError } from "./storage-bounds";
 
 /**
  * The list operations' decisions, as pure functions (docs/decisions/0011-named-lists.md): what a
@@ -13,17 +14,26 @@ export interface ListStatus {
   name: string | null;
 }
 
+/** The customer's directory: the lists create-list made, and every list stored (the bound on lists counts these). */
+export interface ListDirectory {
+  named: readonly string[];
+  lists: readonly string[];
+}
+
 /**
  * create-list: a list that exists and is not deleted is taken, unless it already has the name asked
  * for: then it is this same create repeated (a retry after a lost answer) and answers the list, so
- * a retry never makes a second list or fails one that succeeded. Past the plan's limit is refused.
+ * a retry never makes a second list or fails one that succeeded. Past the plan's limit is refused,
+ * and so is a list not yet stored past the bound on a customer's lists (storage-bounds.ts); a list
+ * stored before the directory counted lists is counted now.
  */
 export function decideCreateList(
   list: ListStatus | null,
-  namedLists: readonly string[],
+  directory: ListDirectory,
   request: { context: string; name: string },
   plan: Plan,
-): { kind: "refuse"; error: ServiceError } | { kind: "exists" } | { kind: "create"; namedLists: string[] } {
+  retentionMs: number,
+): { kind: "refuse"; error: ServiceError } | { kind: "exists" } | { kind: "create"; directory: ListDirectory } {
   const { context } = request;
   if (list && !list.deleted) {
     if (list.name === request.name) return { kind: "exists" };
@@ -32,7 +42,7 @@ export function decideCreateList(
       error: new ServiceError("LIST_EXISTS", `You already have a list with the key ${context}`),
     };
   }
-  const others = namedLists.filter((named) => named !== context);
+  const others = directory.named.filter((named) => named !== context);
   if (others.length >= plan.maxNamedLists) {
     return {
       kind: "refuse",
@@ -42,7 +52,9 @@ export function decideCreateList(
       ),
     };
   }
-  return { kind: "create", namedLists: [context, ...others] };
+  const { admitted, lists } = admitNewLists(list ? [context, ...directory.lists] : directory.lists, [context]);
+  if (!admitted.has(context)) return { kind: "refuse", error: tooManyListsError(retentionMs) };
+  return { kind: "create", directory: { named: [context, ...others], lists: [...new Set(lists)] } };
 }
 
 /** rename-list and delete-list act on a list that exists and is not deleted, or answer NOT_FOUND. */
@@ -51,9 +63,14 @@ export function assertListExists<T extends ListStatus>(list: T | null, context: 
   return list;
 }
 
-/** The directory after delete-list, or null when the list was not in it (nothing to write). */
-export function directoryWithout(namedLists: readonly string[], context: string): string[] | null {
-  return namedLists.includes(context) ? namedLists.filter((named) => named !== context) : null;
+/**
+ * The directory after delete-list, or null when the list was not among the named ones (nothing to
+ * write): a deleted list stays stored, and counted, until retention deletes it.
+ */
+export function directoryWithout(directory: ListDirectory, context: string): ListDirectory | null {
+  return directory.named.includes(context)
+    ? { named: directory.named.filter((named) => named !== context), lists: directory.lists }
+    : null;
 }
 
 /** A json field's stored list of strings; anything else is an empty list. */
