@@ -1,5 +1,8 @@
 import { describe, expect, test } from "vitest";
+import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
+import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
+import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import { runRetentionSweep } from "~/services/saved-items/retention.server";
 import { MAX_LISTS_PER_CUSTOMER, MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import { DEMO_SHOP } from "../support/app";
@@ -70,6 +73,7 @@ describe("the bound on a customer's lists", () => {
       error: { code: "PLAN_LIMIT_REACHED", retryable: false, message: expect.stringMatching(/delete a list/) },
     });
     const created = await direct("create-list", { name: "One more", context: "one-more" });
+    expect(created.body.error.message).toMatch(/delete a list/);
     expect(created.status).toBe(402);
     expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER);
     // A list already stored still takes saves.
@@ -94,6 +98,21 @@ describe("the bound on a customer's lists", () => {
     expect(lists().map((list) => list.fields.context)).not.toContain("ctx-0");
     expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER - 1);
     expect((await direct("save", aSaveRequest({ context: "fresh" }))).status).toBe(200);
+  });
+
+  test("two saves at once to two new contexts, one list short of the bound: exactly one list is made", async () => {
+    await givenDirectShop();
+    const operations = Array.from({ length: MAX_LISTS_PER_CUSTOMER - 1 }, (_, index) => ({
+      action: "save",
+      ...aSaveRequest({ context: `ctx-${index}` }),
+    }));
+    for (let start = 0; start < operations.length; start += 50) {
+      await direct("batch", { operations: operations.slice(start, start + 50) });
+    }
+    expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER - 1);
+    const answers = await Promise.all(["new-a", "new-b"].map((context) => direct("save", aSaveRequest({ context }))));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
+    expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER);
   });
 });
 
@@ -129,6 +148,45 @@ describe("the bound on a list's stored items", () => {
     expect((await direct("save", aSaveRequest({ context: "wishlist", entityGid: product(10_000) }))).status).toBe(200);
     expect((await direct("save", aSaveRequest({ context: "wishlist", entityGid: product(20) }))).status).toBe(200);
     expect(items()).toHaveLength(13);
+  });
+
+  test("retention never deletes an active item, even one its list names as removed", async () => {
+    await givenDirectShop();
+    await batch("save", "wishlist", 1, 2);
+    await batch("remove", "wishlist", 1, 2);
+    // Active again on the platform behind the list's back (as a write whose answer was lost could leave it).
+    const [first] = items().filter((item) => item.fields.entity_gid === product(1));
+    await runComposedAdminGraphql(
+      await requireOfflineAdmin(DEMO_SHOP),
+      `mutation Reactivate($id: ID!) {
+        metaobjectUpdate(id: $id, metaobject: { fields: [{ key: "status", value: "active" }] }) { metaobject { id } }
+      }`,
+      { id: first!.id },
+    );
+    await afterRetention();
+    expect(items().map((item) => [item.fields.entity_gid, item.fields.status])).toEqual([[product(1), "active"]]);
+    const [list] = lists();
+    expect(JSON.parse(list!.fields.removed_items!)).toEqual({});
+  });
+
+  test("instances sweeping together run each list's retention once", async () => {
+    await givenDirectShop();
+    await batch("save", "wishlist", 1, 3);
+    await batch("remove", "wishlist", 1, 3);
+    advanceTime(retentionWindowMs() + 1000);
+    // Answered requests only: a month's wait expires the access token, and its 401 is renewed and retried.
+    const answered = (operationName: string) =>
+      emulator.requests.filter((request) => request.operationName === operationName && request.status === 200);
+    await Promise.all([runRetentionSweep(), runRetentionSweep()]);
+    expect(answered("SavedItemsDeleteItems")).toHaveLength(1);
+    expect(items()).toEqual([]);
+    // A finished pass is not run again until its next turn.
+    await runRetentionSweep();
+    expect(answered("SavedItemsRetentionPage")).toHaveLength(1);
+    expect(await prisma.listRetention.findUnique({ where: { shopDomain: DEMO_SHOP } })).toMatchObject({
+      cursor: null,
+      claimToken: null,
+    });
   });
 
   test("two saves at once at the bound: exactly one is taken", async () => {

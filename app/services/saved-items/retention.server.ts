@@ -193,7 +193,9 @@ async function retainList(
       deletable.filter((item) => !gone.has(item.id)).map((item) => [item.handle, list.removed[item.handle]!]),
     );
     const removed: RemovedItems = { ...plan.removed, ...failed };
-    const dropped = plan.dropList && Object.keys(failed).length === 0;
+    // A list one of whose items is active (a write whose answer was lost) is not empty, whatever it says.
+    const anyActive = plan.deleteItems.some((item) => items.get(item.handle)?.status === "active");
+    const dropped = plan.dropList && !anyActive && Object.keys(failed).length === 0;
     const counted = storedStrings(parseStoredJson(read.directory?.lists?.value ?? null));
     let written: boolean;
     if (dropped) {
