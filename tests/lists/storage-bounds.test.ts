@@ -110,6 +110,9 @@ describe("the bound on a customer's lists", () => {
       await direct("batch", { operations: operations.slice(start, start + 50) });
     }
     expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER - 1);
+    // The first write reaches the platform late: without the directory's lock, the other save would
+    // count the same lists meanwhile, and both would make one.
+    emulator.injectFault({ kind: "delay", api: "admin", operationName: "SavedItemsApplyWrites", delayMs: 300 });
     const answers = await Promise.all(["new-a", "new-b"].map((context) => direct("save", aSaveRequest({ context }))));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
     expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER);
@@ -195,6 +198,7 @@ describe("the bound on a list's stored items", () => {
     await afterRetention();
     expect(items()).toHaveLength(MAX_STORED_ITEMS_PER_LIST - 1);
 
+    emulator.injectFault({ kind: "delay", api: "admin", operationName: "SavedItemsApplyWrites", delayMs: 300 });
     const answers = await Promise.all(
       [20_001, 20_002].map((n) => direct("save", aSaveRequest({ context: "wishlist", entityGid: product(n) }))),
     );
