@@ -58,7 +58,8 @@ export const OPERATIONS = {
       summary: "Save an item",
       description:
         "Creates or reactivates the save_item for the list context (creating the list if needed). " +
-        "Saving an item that is already active is DUPLICATE_SAVE (409).",
+        "Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the " +
+        "customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).",
     },
   },
   remove: {
@@ -188,7 +189,8 @@ export const OPERATIONS = {
         "Creates a list with a display name; without context the service makes a new unique key. A list with that " +
         "context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat " +
         "and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list " +
-        "(Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.",
+        "(Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): " +
+        "PLAN_LIMIT_REACHED (402). save never counts against the plan's number.",
     },
   },
   "rename-list": {

@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Save an item
-         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409).
+         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).
          */
         post: operations["headlessSave"];
         delete?: never;
@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number.
          */
         post: operations["headlessCreateList"];
         delete?: never;
@@ -311,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Save an item
-         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409).
+         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).
          */
         post: operations["customerAccountSave"];
         delete?: never;
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50): PLAN_LIMIT_REACHED (402). save never counts against that number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number.
          */
         post: operations["customerAccountCreateList"];
         delete?: never;
