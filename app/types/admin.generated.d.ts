@@ -195,11 +195,6 @@ export type SaveItemNodeFragment = (
 
 export type SavedItemsListIndexFragment = (
   Pick<AdminTypes.Metaobject, 'id'>
-  & { index?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }
-);
-
-export type SavedItemsListForWritersFragment = (
-  Pick<AdminTypes.Metaobject, 'id'>
   & { index?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>>, removed?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }
 );
 

@@ -151,13 +151,13 @@ describe("the storefront's two lists (decision 0015)", () => {
     return { wished: wished.body.data.id, later: later.body.data.id };
   }
 
-  test("reading the wishlist, then saved-for-later, costs one platform request (408 requested points)", async () => {
+  test("reading the wishlist, then saved-for-later, costs one platform request (410 requested points)", async () => {
     const { wished, later } = await givenBothLists();
     const requestedBefore = emulator.usage(DEMO_SHOP).requestedPoints;
     expect(ids(await listOf("wishlist"))).toEqual([wished]);
     expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
     expect(emulator.countRequests({ api: "admin" })).toBe(1);
-    expect(emulator.usage(DEMO_SHOP).requestedPoints - requestedBefore).toBe(2 * 204);
+    expect(emulator.usage(DEMO_SHOP).requestedPoints - requestedBefore).toBe(2 * 205);
 
     await forgetStates();
     expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);

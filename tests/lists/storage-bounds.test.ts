@@ -1,9 +1,11 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
+import { clock } from "~/lib/clock";
+import { observeBucket } from "~/platform/shop-buckets.server";
 import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { runRetentionSweep } from "~/services/saved-items/retention.server";
+import { runRetentionSweep, startRetentionSweeps, stopRetentionSweeps } from "~/services/saved-items/retention.server";
 import { MAX_LISTS_PER_CUSTOMER, MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
@@ -204,5 +206,33 @@ describe("the bound on a list's stored items", () => {
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
     expect(items()).toHaveLength(MAX_STORED_ITEMS_PER_LIST);
+  });
+});
+
+describe("the retention pass on the shop's bucket", () => {
+  test("waits while the bucket is below the shoppers' reserve, stops at once when stopped, and the next sweep does the work", async () => {
+    await givenDirectShop();
+    await batch("save", "wishlist", 1, 3);
+    await batch("remove", "wishlist", 1, 3);
+    advanceTime(retentionWindowMs() + 1000);
+    // A shopper's request renews the shop's expired access token first.
+    const token = await aServiceToken({ customerGid: CUSTOMER.id, channel: "headless" });
+    expect((await callDirect("/api/headless/lists", { token, query: {} })).status).toBe(200);
+    // The shop's last answer left its bucket empty, and the time it takes to refill never passes.
+    observeBucket(DEMO_SHOP, { maximumAvailable: 2_000, currentlyAvailable: 0, restoreRate: 100 });
+    const sleep = vi.spyOn(clock, "sleep").mockImplementation(() => new Promise(() => {}));
+    const retention = () =>
+      emulator.requests.filter((request) => request.operationName?.startsWith("SavedItemsRetention"));
+
+    startRetentionSweeps();
+    await vi.waitFor(() => expect(sleep).toHaveBeenCalled());
+    await stopRetentionSweeps();
+    expect(retention()).toEqual([]);
+    expect(items()).toHaveLength(3);
+
+    // Now the pacer's waits pass on the platform's clock, which refills the bucket as the time would.
+    sleep.mockImplementation(async (ms) => advanceTime(ms));
+    await runRetentionSweep();
+    expect(items()).toEqual([]);
   });
 });

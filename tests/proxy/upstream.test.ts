@@ -134,11 +134,17 @@ describe("upstream efficiency (Admin requests per operation)", () => {
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
-    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(1);
+    // The save that makes the list reads the customer's directory first: the bound on lists (decision 0017).
+    expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(2);
     expect(await cost(() => callProxy("/proxy/api/save", { body: aSaveRequest() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/remove", { body: anIdentity() }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/toggle", { body: aSaveRequest() }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
+    // A list read from the platform brings its removed items too: the save after it is one mutation.
+    clearProcessCaches();
+    expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
+    const other = aSaveRequest({ entityGid: "gid://shopify/Product/777" });
+    expect(await cost(() => callProxy("/proxy/api/save", { body: other }))).toBe(1);
   });
 });

@@ -162,8 +162,8 @@ export async function deleteCustomerRecords(
   for (const [type, document, counter] of [
     [SAVE_ITEM_TYPE, CUSTOMER_ITEM_IDS, "items"],
     [SAVE_LIST_TYPE, CUSTOMER_LIST_IDS, "lists"],
-    // The directory holds only keys of the customer's lists.
-    [SAVE_LIST_DIRECTORY_TYPE, CUSTOMER_LIST_IDS, "lists"],
+    // The directory holds only keys of the customer's lists (every customer who saved has one): deleted, not counted.
+    [SAVE_LIST_DIRECTORY_TYPE, CUSTOMER_LIST_IDS, undefined],
   ] as const) {
     for await (const nodes of pages((after) =>
       runAdminGraphql(admin, document, {
@@ -183,7 +183,7 @@ export async function deleteCustomerRecords(
           `Deleting ${ids.length} ${type} records failed: ${errors.map((e) => e.message).join("; ") || "no payload"}`,
         );
       }
-      deleted[counter] += ids.length;
+      if (counter) deleted[counter] += ids.length;
     }
   }
   return deleted;

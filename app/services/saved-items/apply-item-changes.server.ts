@@ -446,7 +446,11 @@ async function readMissing(
     const record = records.get(list.handle)!;
     list.index = await indexOf(caller, list, record);
     list.removed = record.removed ?? {};
-    list.record = !record.exists ? "absent" : counted.includes(list.key.context) ? "counted" : "uncounted";
+    list.record = !record.exists
+      ? "absent"
+      : record.removed !== null || counted.includes(list.key.context)
+        ? "counted"
+        : "uncounted";
   }
   return learned;
 }

@@ -10,7 +10,6 @@ import type {
   SavedItemsItemUpsertedFragment,
   SavedItemsDeletedFragment,
   SavedItemsDirectoryListsFragment,
-  SavedItemsListForWritersFragment,
   SavedItemsListIndexFragment,
   SavedItemsListWrittenFragment,
   SavedItemsSearchPageFragment,
@@ -67,14 +66,15 @@ export type WriteOutcome =
   /** The request carrying this write failed as a whole; whether the platform applied it is unknown. */
   | { ok: false; code: "UNSENT_OR_UNKNOWN"; error: unknown };
 
-/** What the platform holds of a list: whether its record exists, and its index (null: it has none). */
-export interface ListIndexRecord {
+/**
+ * What the platform holds of a list: whether its record exists, its index (null: it has none) and
+ * its removed items still stored (null: written before lists kept them, or never written). A list
+ * with removed items is one the customer's directory counts: whatever gives a list its removed
+ * items adds it to the directory in the same request (decision 0017).
+ */
+export interface ListRecord {
   exists: boolean;
   index: string[] | null;
-}
-
-/** A list's record as its writers read it: also its removed items still stored (null: written before lists kept them, or never written). */
-export interface ListRecord extends ListIndexRecord {
   removed: RemovedItems | null;
 }
 
@@ -95,12 +95,6 @@ const INDEX_FIELD = "active_items";
 const REMOVED_FIELD = "removed_items";
 const LIST_INDEX_FRAGMENT = `#graphql
   fragment SavedItemsListIndex on Metaobject {
-    id
-    index: field(key: "active_items") { value }
-  }`;
-// Readers need only the index; writers the removed items too (each field selected costs a point).
-const LIST_WRITER_FRAGMENT = `#graphql
-  fragment SavedItemsListForWriters on Metaobject {
     id
     index: field(key: "active_items") { value }
     removed: field(key: "removed_items") { value }
@@ -132,15 +126,11 @@ export function toSaveItemRecord(node: SaveItemNodeFragment): SaveItemRecord {
 
 const toFields = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => ({ key, value }));
 
-function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListIndexRecord {
-  if (!node) return { exists: false, index: [] };
+function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListRecord {
+  if (!node) return { exists: false, index: [], removed: null };
   const parsed = parseStoredJson(node.index?.value ?? null);
   const index = Array.isArray(parsed) && parsed.every((entry) => typeof entry === "string") ? parsed : null;
-  return { exists: true, index };
-}
-
-function toWriterListRecord(node: SavedItemsListForWritersFragment | null | undefined): ListRecord {
-  return { ...toListRecord(node), removed: parseRemovedItems(parseStoredJson(node?.removed?.value ?? null)) };
+  return { exists: true, index, removed: parseRemovedItems(parseStoredJson(node.removed?.value ?? null)) };
 }
 
 /**
@@ -165,7 +155,7 @@ export async function readItemRecords(
   });
   listHandles.forEach((handle, index) => {
     variableDefinitions.push(`$l${index}: MetaobjectHandleInput!`);
-    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsListForWriters }`);
+    selections.push(`l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsListIndex }`);
     variables[`l${index}`] = { type: SAVE_LIST_TYPE, handle };
   });
   if (directoryHandle !== undefined) {
@@ -178,11 +168,11 @@ export async function readItemRecords(
       ${selections.join("\n      ")}
     }
     ${itemHandles.length > 0 ? SAVE_ITEM_FRAGMENT : ""}
-    ${listHandles.length > 0 ? LIST_WRITER_FRAGMENT : ""}
+    ${listHandles.length > 0 ? LIST_INDEX_FRAGMENT : ""}
     ${directoryHandle !== undefined ? DIRECTORY_LISTS_FRAGMENT : ""}`;
   const data = await runComposedAdminGraphql<{
     [item: `i${number}`]: SaveItemNodeFragment | null;
-    [list: `l${number}`]: SavedItemsListForWritersFragment | null;
+    [list: `l${number}`]: SavedItemsListIndexFragment | null;
     d?: SavedItemsDirectoryListsFragment | null;
   }>(admin, query, variables, options);
   const items = new Map<string, SaveItemRecord | null>();
@@ -191,7 +181,7 @@ export async function readItemRecords(
     items.set(handle, node ? toSaveItemRecord(node) : null);
   });
   const lists = new Map<string, ListRecord>();
-  listHandles.forEach((handle, index) => lists.set(handle, toWriterListRecord(data[`l${index}`])));
+  listHandles.forEach((handle, index) => lists.set(handle, toListRecord(data[`l${index}`])));
   return { items, lists, directory: storedStrings(parseStoredJson(data.d?.lists?.value ?? null)) };
 }
 
@@ -204,7 +194,7 @@ const SEARCH_PAGE_FRAGMENT = `#graphql
 
 /** A list's record and the first page of its active items from search, as readLists answers them. */
 export interface ListRead {
-  list: ListIndexRecord;
+  list: ListRecord;
   items: (SaveItemRecord & { cursor: string })[];
   hasNextPage: boolean;
 }
@@ -213,7 +203,7 @@ export interface ListRead {
  * Lists' records and indexes (by handle: current) each with the first page of its active items
  * from search, all in ONE request. The index says which items are active; search, which may lag
  * behind writes, supplies their fields, and whatever the index names that search did not return is
- * read by handle afterwards. Each list requests 4 + 2 × first points (204 at 100) of the 1,000 the
+ * read by handle afterwards. Each list requests 5 + 2 × first points (205 at 100) of the 1,000 the
  * platform allows one query: callers read at most two lists at once.
  */
 export async function readLists(

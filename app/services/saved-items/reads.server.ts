@@ -13,6 +13,7 @@ import {
   lookUpItem,
   pendingHandles,
   withItems,
+  withRemoved,
   type KnownItem,
   type ListState,
 } from "./list-state";
@@ -150,7 +151,14 @@ async function fillStates(caller: Caller, lists: [LoadedState, ...LoadedState[]]
   }
   const filled = lists.map(({ state }, index) => {
     const observed = found[index]?.observed;
-    return observed && withItems(state, observed, { nowMs: Date.now(), complete: true });
+    // The list's removed items, read with its index, are as current as it: a write after this read needs no read.
+    return (
+      observed &&
+      withRemoved(
+        withItems(state, observed, { nowMs: Date.now(), complete: true }),
+        reads[index]!.list.removed ?? undefined,
+      )
+    );
   });
   await Promise.all(
     lists.map(({ key, token }, index) => {
