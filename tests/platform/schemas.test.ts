@@ -131,8 +131,8 @@ describe("vendored schemas", () => {
     await applyWrites(admin, [], [{ kind: "deactivate", id }], confirm);
     await applyWrites(admin, [], [{ kind: "activate", handle: "si-1", fields }], confirm);
     expect((await readLists(admin, ["sl-1", "sl-2"], 20)).map((read) => read.list)).toEqual([
-      { exists: true, index: ["si-1"] },
-      { exists: false, index: [] },
+      { exists: true, index: ["si-1"], removed: null },
+      { exists: false, index: [], removed: null },
     ]);
     const states = await readItemRecords(admin, ["si-1"], ["sl-1"]);
     expect(states.items.get("si-1")).toMatchObject({ id, status: "active" });
