@@ -125,7 +125,7 @@ describe("rename and delete", () => {
   });
 
   test("the directory loses a deleted list, and is not written for a list it never held", () => {
-    expect(directoryWithout(directory(["a", "b"], ["c"]), "a")).toEqual({ named: ["b"], lists: ["a", "b", "c"] });
+    expect(directoryWithout(directory(["a", "b"], ["c"]), "a")).toEqual({ named: ["b"] });
     expect(directoryWithout(directory(["a", "b"], ["c"]), "c")).toBeNull();
   });
 

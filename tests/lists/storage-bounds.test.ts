@@ -6,6 +6,7 @@ import { observeBucket } from "~/platform/shop-buckets.server";
 import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import { runRetentionSweep, startRetentionSweeps, stopRetentionSweeps } from "~/services/saved-items/retention.server";
+import { itemHandle, listDirectoryHandle, listHandle } from "~/services/saved-items/handles.server";
 import { MAX_LISTS_PER_CUSTOMER, MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
@@ -118,6 +119,46 @@ describe("the bound on a customer's lists", () => {
     const answers = await Promise.all(["new-a", "new-b"].map((context) => direct("save", aSaveRequest({ context }))));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 402]);
     expect(lists()).toHaveLength(MAX_LISTS_PER_CUSTOMER);
+  });
+});
+
+describe("lists stored before the bounds", () => {
+  test("are counted at their next write, delete-list's included, and then retained", async () => {
+    await givenDirectShop();
+    const identity = { context: "old", entityType: "product", entityGid: product(1) } as const;
+    const item = itemHandle(CUSTOMER.id, identity);
+    emulator.importMetaobjects(DEMO_SHOP, "$app:save_list", [
+      {
+        handle: listHandle(CUSTOMER.id, "old"),
+        fields: { customer_id: CUSTOMER.id, context: "old", name: "Old", active_items: JSON.stringify([item]) },
+      },
+    ]);
+    emulator.importMetaobjects(DEMO_SHOP, "$app:save_list_directory", [
+      { handle: listDirectoryHandle(CUSTOMER.id), fields: { customer_id: CUSTOMER.id, named_lists: '["old"]' } },
+    ]);
+    emulator.importMetaobjects(DEMO_SHOP, "$app:save_item", [
+      {
+        handle: item,
+        fields: {
+          list_key: listHandle(CUSTOMER.id, "old"),
+          customer_id: CUSTOMER.id,
+          context: "old",
+          entity_type: "product",
+          entity_gid: product(1),
+          status: "active",
+          saved_at: "2026-01-01T00:00:00Z",
+        },
+      },
+    ]);
+
+    expect((await direct("delete-list", { context: "old" })).body.data).toMatchObject({ removedItems: 1 });
+    const [directory] = emulator.metaobjects(DEMO_SHOP, "$app:save_list_directory");
+    expect(JSON.parse(directory!.fields.lists!)).toEqual(["old"]);
+    expect(JSON.parse(directory!.fields.named_lists!)).toEqual([]);
+
+    await afterRetention();
+    expect(items()).toEqual([]);
+    expect(lists()).toEqual([]);
   });
 });
 

@@ -145,12 +145,12 @@ async function readNamedList(
   };
 }
 
-/** Writes the list's fields and, when given, the directory's lists, in one request. */
+/** Writes the list's fields and, when given, the directory's named lists (and its stored lists, when given), in one request. */
 async function writeNamedList(
   caller: Caller,
   context: string,
   fields: Record<string, string>,
-  directory: ListDirectory | null,
+  directory: (Pick<ListDirectory, "named"> & Partial<ListDirectory>) | null,
 ): Promise<StoredList> {
   const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
   const data = await runAdminGraphql(caller.admin, WRITE_NAMED_LIST, {
@@ -161,7 +161,7 @@ async function writeNamedList(
       fields: toFields({
         customer_id: caller.customerGid,
         named_lists: JSON.stringify(directory?.named ?? []),
-        [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory?.lists ?? []),
+        ...(directory?.lists ? { [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory.lists) } : {}),
       }),
     },
     writeDirectory: directory !== null,

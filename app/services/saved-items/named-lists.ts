@@ -64,13 +64,12 @@ export function assertListExists<T extends ListStatus>(list: T | null, context: 
 }
 
 /**
- * The directory after delete-list, or null when the list was not among the named ones (nothing to
- * write): a deleted list stays stored, and counted, until retention deletes it.
+ * The named lists after delete-list, or null when the list was not among them (nothing to write).
+ * The stored lists are not written: a deleted list stays stored, and counted, until retention
+ * deletes it, and delete-list's removals may have just counted a list stored before lists were.
  */
-export function directoryWithout(directory: ListDirectory, context: string): ListDirectory | null {
-  return directory.named.includes(context)
-    ? { named: directory.named.filter((named) => named !== context), lists: directory.lists }
-    : null;
+export function directoryWithout(directory: ListDirectory, context: string): Pick<ListDirectory, "named"> | null {
+  return directory.named.includes(context) ? { named: directory.named.filter((named) => named !== context) } : null;
 }
 
 /** A json field's stored list of strings; anything else is an empty list. */
