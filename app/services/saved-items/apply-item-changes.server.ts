@@ -241,14 +241,13 @@ async function applyLocked(
   }
 
   // What was read is current (the locks are held): the cache learns it, and the items about to be
-  // written become pending before anything is sent.
-  // The list's removed items as read are current too; while its record is being written they are unknown.
+  // written become pending before anything is sent. So do the list's removed items as read, unless
+  // its record is about to be written: until the answer they are unknown.
   for (const list of lists.values()) {
     const itemsWritten = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
     const read = learned.get(list);
     if (itemsWritten.length === 0 && !read) continue;
     const removedNow = written.has(list) || list.record !== "counted" ? undefined : list.removed;
-
     await store.update(
       list.key,
       fencedChange(held.fence, (current) =>
