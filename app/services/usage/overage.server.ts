@@ -127,7 +127,7 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
       });
     }
     await sendBillingEvent({
-      shopGid: await shopGidOf(shop, choice!.shopGid),
+      shopGid: await shopGidOf(shop, choice?.shopGid ?? null),
       eventHandle: OVERAGE_METER_HANDLE,
       // Now: within the shop's current billing cycle and never ahead of the platform's clock.
       timestamp: now,
