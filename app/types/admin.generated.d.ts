@@ -28,41 +28,6 @@ export type SavedItemsBillingCurrentSubscriptionsQuery = { currentAppInstallatio
           ) | { __typename: 'AppUsagePricing' } } }> }
     )> } };
 
-export type SavedItemsOverageUsageLineQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
-
-
-export type SavedItemsOverageUsageLineQuery = { currentAppInstallation: { activeSubscriptions: Array<(
-      Pick<AdminTypes.AppSubscription, 'status'>
-      & { lineItems: Array<(
-        Pick<AdminTypes.AppSubscriptionLineItem, 'id'>
-        & { plan: { pricingDetails: { __typename: 'AppRecurringPricing' } | (
-            { __typename: 'AppUsagePricing' }
-            & { cappedAmount: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'>, balanceUsed: Pick<AdminTypes.MoneyV2, 'amount'> }
-          ) } }
-      )> }
-    )> } };
-
-export type SavedItemsOverageChargeMutationVariables = AdminTypes.Exact<{
-  lineItemId: AdminTypes.Scalars['ID']['input'];
-  price: AdminTypes.MoneyInput;
-  description: AdminTypes.Scalars['String']['input'];
-  idempotencyKey: AdminTypes.Scalars['String']['input'];
-}>;
-
-
-export type SavedItemsOverageChargeMutation = { appUsageRecordCreate?: AdminTypes.Maybe<{ appUsageRecord?: AdminTypes.Maybe<Pick<AdminTypes.AppUsageRecord, 'id'>>, userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
-
-export type SavedItemsOverageCapUpdateMutationVariables = AdminTypes.Exact<{
-  lineItemId: AdminTypes.Scalars['ID']['input'];
-  cappedAmount: AdminTypes.MoneyInput;
-}>;
-
-
-export type SavedItemsOverageCapUpdateMutation = { appSubscriptionLineItemUpdate?: AdminTypes.Maybe<(
-    Pick<AdminTypes.AppSubscriptionLineItemUpdatePayload, 'confirmationUrl'>
-    & { userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }
-  )> };
-
 export type SavedItemsRecordIdsFragment = { nodes: Array<Pick<AdminTypes.Metaobject, 'id'>>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage' | 'endCursor'> };
 
 export type SavedItemsComplianceCustomerItemsQueryVariables = AdminTypes.Exact<{
@@ -324,10 +289,14 @@ export type SavedItemsFindSharedQuery = { metaobjects: { nodes: Array<(
       & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
     )> } };
 
+export type SavedItemsOverageShopQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type SavedItemsOverageShopQuery = { shop: Pick<AdminTypes.Shop, 'id'> };
+
 interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsBulkOperationStatus($id: ID!) {\n    bulkOperation(id: $id) { id status objectCount errorCode url }\n  }": {return: SavedItemsBulkOperationStatusQuery, variables: SavedItemsBulkOperationStatusQueryVariables},
   "#graphql\n  query SavedItemsBillingCurrentSubscriptions {\n    currentAppInstallation {\n      activeSubscriptions {\n        name\n        status\n        lineItems {\n          plan {\n            pricingDetails {\n              __typename\n              ... on AppRecurringPricing {\n                planHandle\n              }\n            }\n          }\n        }\n      }\n    }\n  }": {return: SavedItemsBillingCurrentSubscriptionsQuery, variables: SavedItemsBillingCurrentSubscriptionsQueryVariables},
-  "#graphql\n  query SavedItemsOverageUsageLine {\n    currentAppInstallation {\n      activeSubscriptions {\n        status\n        lineItems {\n          id\n          plan {\n            pricingDetails {\n              __typename\n              ... on AppUsagePricing {\n                cappedAmount {\n                  amount\n                  currencyCode\n                }\n                balanceUsed {\n                  amount\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }": {return: SavedItemsOverageUsageLineQuery, variables: SavedItemsOverageUsageLineQueryVariables},
   "#graphql\n  query SavedItemsComplianceCustomerItems($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) {\n      nodes { ...SaveItemNode }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsComplianceCustomerItemsQuery, variables: SavedItemsComplianceCustomerItemsQueryVariables},
   "#graphql\n  query SavedItemsComplianceCustomerLists($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) {\n      nodes {\n        id\n        updatedAt\n        context: field(key: \"context\") { value }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }": {return: SavedItemsComplianceCustomerListsQuery, variables: SavedItemsComplianceCustomerListsQueryVariables},
   "#graphql\n  query SavedItemsComplianceCustomerItemIds($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }\n  }\n  #graphql\n  fragment SavedItemsRecordIds on MetaobjectConnection {\n    nodes { id }\n    pageInfo { hasNextPage endCursor }\n  }": {return: SavedItemsComplianceCustomerItemIdsQuery, variables: SavedItemsComplianceCustomerItemIdsQueryVariables},
@@ -342,12 +311,11 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},
   "#graphql\n  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id handle fields { key value } }\n  }": {return: SavedItemsShareReadListQuery, variables: SavedItemsShareReadListQueryVariables},
   "#graphql\n  query SavedItemsFindShared($type: String!, $query: String!) {\n    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }\n  }": {return: SavedItemsFindSharedQuery, variables: SavedItemsFindSharedQueryVariables},
+  "#graphql\n  query SavedItemsOverageShop {\n    shop {\n      id\n    }\n  }": {return: SavedItemsOverageShopQuery, variables: SavedItemsOverageShopQueryVariables},
 }
 
 interface GeneratedMutationTypes {
   "#graphql\n  mutation SavedItemsRunBulkQuery($query: String!) {\n    bulkOperationRunQuery(query: $query) {\n      bulkOperation { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsRunBulkQueryMutation, variables: SavedItemsRunBulkQueryMutationVariables},
-  "#graphql\n  mutation SavedItemsOverageCharge(\n    $lineItemId: ID!\n    $price: MoneyInput!\n    $description: String!\n    $idempotencyKey: String!\n  ) {\n    appUsageRecordCreate(\n      subscriptionLineItemId: $lineItemId\n      price: $price\n      description: $description\n      idempotencyKey: $idempotencyKey\n    ) {\n      appUsageRecord {\n        id\n      }\n      userErrors {\n        field\n        message\n      }\n    }\n  }": {return: SavedItemsOverageChargeMutation, variables: SavedItemsOverageChargeMutationVariables},
-  "#graphql\n  mutation SavedItemsOverageCapUpdate($lineItemId: ID!, $cappedAmount: MoneyInput!) {\n    appSubscriptionLineItemUpdate(id: $lineItemId, cappedAmount: $cappedAmount) {\n      confirmationUrl\n      userErrors {\n        field\n        message\n      }\n    }\n  }": {return: SavedItemsOverageCapUpdateMutation, variables: SavedItemsOverageCapUpdateMutationVariables},
   "#graphql\n  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {\n    metaobjectBulkDelete(where: { ids: $ids }) {\n      job { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsComplianceDeleteRecordsMutation, variables: SavedItemsComplianceDeleteRecordsMutationVariables},
   "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
   "#graphql\n  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {\n    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }\n  }": {return: SavedItemsFlowTriggerMutation, variables: SavedItemsFlowTriggerMutationVariables},

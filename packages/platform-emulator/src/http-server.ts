@@ -7,7 +7,15 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { API_TIERS } from "./cost";
 import { createPlatformEmulator } from "./index";
-import { API_NAMES, FAULT_KINDS, PLANS, type FaultSpec, type PlatformEmulator, type ShopSeed } from "./types";
+import {
+  API_NAMES,
+  FAULT_KINDS,
+  PLANS,
+  type AppPricing,
+  type FaultSpec,
+  type PlatformEmulator,
+  type ShopSeed,
+} from "./types";
 
 export interface EmulatorServer {
   /** http://host:port, without a trailing slash. */
@@ -55,6 +63,16 @@ const FaultSpecSchema: z.ZodType<FaultSpec> = z.strictObject({
   times: z.number().int().nonnegative().optional(),
   skip: z.number().int().nonnegative().optional(),
   delayMs: z.number().nonnegative().optional(),
+});
+
+const Cents = z.number().int().nonnegative();
+const AppPricingSchema: z.ZodType<AppPricing> = z.strictObject({
+  meters: z.array(
+    z.strictObject({
+      handle: z.string().min(1),
+      unitPriceCents: z.strictObject({ starter: Cents.optional(), pro: Cents.optional(), scale: Cents.optional() }),
+    }),
+  ),
 });
 
 const Milliseconds = z.strictObject({ ms: z.number().nonnegative() });
@@ -117,12 +135,12 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
       emulator.setPlan(shop, plan);
       return done;
     },
-    "GET usage-charges": ({ query }) => emulator.usageCharges(shopOf(query)),
-    "POST capped-amount": ({ body }) => {
-      const { shop, amount } = parse(z.strictObject({ shop: ShopParam, amount: z.number().nonnegative() }), body);
-      emulator.setCappedAmount(shop, amount);
+    "POST app-pricing": ({ body }) => {
+      emulator.setAppPricing(parse(AppPricingSchema, body));
       return done;
     },
+    "GET app-events": ({ query }) => ({ events: emulator.appEvents(query.get("shop") ?? undefined) }),
+    "GET billing-charges": ({ query }) => emulator.billingCharges(shopOf(query)),
     "GET flow-triggers": ({ query }) => ({ fired: emulator.flowTriggersFired(shopOf(query)) }),
     "GET metaobjects": ({ query }) => ({
       metaobjects: emulator.metaobjects(shopOf(query), query.get("type") ?? undefined),

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { adminApiRoute } from "./admin-api";
+import { createAppEvents } from "./app-events";
 import { loadAppConfig } from "./app-config";
 import { bulkResultRoute, setBulkOperationDuration } from "./bulk-operations";
 import { customerAccountApiRoutes } from "./customer-account-api";
@@ -15,7 +16,6 @@ import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
 import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
-import { cappedAmountConfirmationRoutes, decideCappedAmount } from "./usage-billing";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 export type { ImportedMetaobject } from "./metaobject-store";
@@ -31,6 +31,11 @@ export type {
   EmulatorOptions,
   FaultKind,
   FaultSpec,
+  AppEventRecord,
+  AppPricing,
+  AppPricingMeter,
+  BillingCharges,
+  BillingErrorCode,
   Plan,
   PlatformEmulator,
   RecordedRequest,
@@ -38,7 +43,6 @@ export type {
   SeededShop,
   ShopSeed,
   ShopUsage,
-  UsageCharges,
 } from "./types";
 
 /**
@@ -85,20 +89,15 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     return shop;
   };
 
+  const appEvents = createAppEvents(state, options.appPricing);
   const routes = [
     adminApiRoute(state),
     oauthRoute(state),
     ...customerAccountApiRoutes(state),
     storefrontApiRoute(state),
     bulkResultRoute(state),
-    ...cappedAmountConfirmationRoutes(state),
+    ...appEvents.routes,
   ];
-
-  const subscriptionOf = (domain: string) => {
-    const subscription = shopNamed(domain).subscription;
-    if (!subscription) throw new Error(`emulator: shop ${domain} is on the Free plan, which has no subscription`);
-    return subscription;
-  };
 
   function usage(domain: string) {
     return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
@@ -116,26 +115,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     setPlan(domain, plan) {
       shopNamed(domain).subscription = subscriptionFor(state, plan);
     },
-    usageCharges(domain) {
-      const subscription = shopNamed(domain).subscription;
-      if (!subscription) return { cappedAmount: 0, pendingCappedAmount: null, records: [] };
-      const { cappedCents, pendingCappedCents, records } = subscription.usage;
-      return {
-        cappedAmount: cappedCents / 100,
-        pendingCappedAmount: pendingCappedCents === undefined ? null : pendingCappedCents / 100,
-        records: records.map((record) => ({
-          description: record.description,
-          price: record.priceCents / 100,
-          idempotencyKey: record.idempotencyKey,
-        })),
-      };
-    },
-    setCappedAmount(domain, amount) {
-      subscriptionOf(domain).usage.cappedCents = Math.round(amount * 100);
-    },
-    decideCappedAmount(domain, approved) {
-      decideCappedAmount(subscriptionOf(domain), approved);
-    },
+    ...appEvents.controls,
     revokeAdminToken(domain) {
       shopNamed(domain).adminTokens.revokeAll();
     },
@@ -150,6 +130,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       state.schemaViolations.length = 0;
       state.flowTriggers.reset();
       state.faults.clear();
+      appEvents.reset();
       lastId = 0;
       latencyMs = 0;
       state.searchLagMs = options.searchLagMs ?? 0;

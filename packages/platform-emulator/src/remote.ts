@@ -1,6 +1,9 @@
 import { emulatorUrlFor } from "./http-server";
 import type {
   AdminCredentials,
+  AppEventRecord,
+  AppPricing,
+  BillingCharges,
   ApiName,
   EmulatedMetafield,
   EmulatedMetaobject,
@@ -11,7 +14,6 @@ import type {
   SeededShop,
   ShopSeed,
   ShopUsage,
-  UsageCharges,
 } from "./types";
 
 /** The control side of an emulator served by startEmulatorServer, in this or another process. */
@@ -30,8 +32,9 @@ export interface RemoteEmulator {
   setSearchLag(ms: number): Promise<void>;
   setThrottling(enabled: boolean): Promise<void>;
   setPlan(shop: string, plan: Plan): Promise<void>;
-  usageCharges(shop: string): Promise<UsageCharges>;
-  setCappedAmount(shop: string, amount: number): Promise<void>;
+  setAppPricing(pricing: AppPricing): Promise<void>;
+  appEvents(shop?: string): Promise<AppEventRecord[]>;
+  billingCharges(shop: string): Promise<BillingCharges>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
   metafields(shop: string, ownerId?: string): Promise<EmulatedMetafield[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
@@ -81,8 +84,10 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
     setSearchLag: (ms) => post("search-lag", { ms }),
     setThrottling: (enabled) => post("throttling", { enabled }),
     setPlan: (shop, plan) => post("plan", { shop, plan }),
-    usageCharges: (shop) => call<UsageCharges>("GET", `usage-charges?${query({ shop })}`),
-    setCappedAmount: (shop, amount) => post("capped-amount", { shop, amount }),
+    setAppPricing: (pricing) => post("app-pricing", pricing),
+    appEvents: async (shop) =>
+      (await call<{ events: AppEventRecord[] }>("GET", `app-events?${query({ shop })}`)).events,
+    billingCharges: (shop) => call<BillingCharges>("GET", `billing-charges?${query({ shop })}`),
     flowTriggersFired: async (shop) =>
       (
         await call<{ fired: { handle: string; payload: Record<string, unknown> }[] }>(

@@ -10,27 +10,11 @@ import { pushBounded } from "./request-log";
 import { createAdminTokens, type AdminTokens } from "./tokens";
 import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed, ShopUsage } from "./types";
 
-export interface UsageRecord {
-  id: number;
-  description: string;
-  priceCents: number;
-  idempotencyKey: string | null;
-  createdAt: Date;
-}
-
-export interface UsageLine {
-  cappedCents: number;
-  /** A capped amount the app asked for and the merchant has not yet approved or declined. */
-  pendingCappedCents: number | undefined;
-  records: UsageRecord[];
-}
-
 export interface Subscription {
   id: number;
   plan: Exclude<Plan, "free">;
+  /** Its billing cycles run 30 days each from here (app-events.ts). */
   createdAt: Date;
-  /** The usage line item (usage-billing.ts); its capped amount is 0 until the merchant approves one. */
-  usage: UsageLine;
 }
 
 export interface ShopState {
@@ -84,7 +68,6 @@ export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription 
         id: state.nextId(),
         plan,
         createdAt: state.now(),
-        usage: { cappedCents: 0, pendingCappedCents: undefined, records: [] },
       };
 }
 

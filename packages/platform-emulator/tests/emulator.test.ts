@@ -667,55 +667,22 @@ describe("plans", () => {
   });
 });
 
-describe("usage charges", () => {
-  const USAGE_LINE = `{ currentAppInstallation { activeSubscriptions { lineItems { id plan { pricingDetails {
-    __typename ... on AppUsagePricing { cappedAmount { amount } balanceUsed { amount } terms } } } } } } }`;
-  const CHARGE = `mutation Charge($line: ID!, $key: String) { appUsageRecordCreate(subscriptionLineItemId: $line,
-    price: { amount: "2.00", currencyCode: USD }, description: "block", idempotencyKey: $key) {
-    appUsageRecord { id price { amount } } userErrors { message } } }`;
-  const CAP = `mutation Cap($line: ID!) { appSubscriptionLineItemUpdate(id: $line, cappedAmount: { amount: "4.00", currencyCode: USD }) {
-    confirmationUrl userErrors { message } } }`;
-  const usageLine = async () => {
-    const { body } = await admin(USAGE_LINE);
-    return body.data.currentAppInstallation.activeSubscriptions[0].lineItems[1];
-  };
+describe("usage charges of the Billing API", () => {
+  const CHARGE = `mutation Charge { appUsageRecordCreate(subscriptionLineItemId: "gid://shopify/AppSubscriptionLineItem/1?v=1&index=1",
+    price: { amount: "2.00", currencyCode: USD }, description: "block", idempotencyKey: "block-1") {
+    appUsageRecord { id } userErrors { field message } } }`;
+  const CAP = `mutation Cap { appSubscriptionLineItemUpdate(id: "gid://shopify/AppSubscriptionLineItem/1?v=1&index=1",
+    cappedAmount: { amount: "4.00", currencyCode: USD }) { confirmationUrl userErrors { field message } } }`;
 
-  it("a paid subscription's usage line item: a cap of 0 until the merchant approves one on the confirmation page", async () => {
-    emulator.setPlan(SHOP, "starter");
-    const line = await usageLine();
-    expect(line.plan.pricingDetails).toMatchObject({
-      __typename: "AppUsagePricing",
-      cappedAmount: { amount: "0.00" },
-      balanceUsed: { amount: "0.00" },
-    });
-    const { body } = await admin(CAP, { line: line.id });
-    const confirmationUrl = body.data.appSubscriptionLineItemUpdate.confirmationUrl as string;
-    expect((await usageLine()).plan.pricingDetails.cappedAmount.amount).toBe("0.00");
-    expect((await fetch(confirmationUrl)).status).toBe(200);
-    const approved = await fetch(confirmationUrl, {
-      method: "POST",
-      body: new URLSearchParams({ decision: "approve" }),
-      redirect: "manual",
-    });
-    expect(approved.status).toBe(303);
-    expect((await usageLine()).plan.pricingDetails.cappedAmount.amount).toBe("4.00");
-    expect((await fetch(confirmationUrl)).status).toBe(404);
-  });
-
-  it("a repeated idempotency key answers the first record and charges nothing; past the cap is a user error", async () => {
+  it("are refused for an App Pricing subscription, whose usage goes through the App Events API", async () => {
     emulator.setPlan(SHOP, "pro");
-    emulator.setCappedAmount(SHOP, 4);
-    const { id } = await usageLine();
-    const first = (await admin(CHARGE, { line: id, key: "block-1" })).body.data.appUsageRecordCreate;
-    const again = (await admin(CHARGE, { line: id, key: "block-1" })).body.data.appUsageRecordCreate;
-    expect(again).toEqual(first);
-    expect((await admin(CHARGE, { line: id, key: "block-2" })).body.data.appUsageRecordCreate.userErrors).toEqual([]);
-    expect((await admin(CHARGE, { line: id, key: "block-3" })).body.data.appUsageRecordCreate).toEqual({
+    const charge = (await admin(CHARGE)).body.data.appUsageRecordCreate;
+    expect(charge).toEqual({
       appUsageRecord: null,
-      userErrors: [{ message: "Total price exceeds balance remaining" }],
+      userErrors: [{ field: ["subscriptionLineItemId"], message: expect.stringMatching(/App Events API/) }],
     });
-    expect(emulator.usageCharges(SHOP).records.map((record) => record.idempotencyKey)).toEqual(["block-1", "block-2"]);
-    expect((await usageLine()).plan.pricingDetails.balanceUsed.amount).toBe("4.00");
+    const cap = (await admin(CAP)).body.data.appSubscriptionLineItemUpdate;
+    expect(cap).toMatchObject({ confirmationUrl: null, userErrors: [{ field: ["id"] }] });
   });
 });
 
