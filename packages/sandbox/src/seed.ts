@@ -24,9 +24,6 @@ const SeedSchema = z.object({
       customers: z.array(CustomerSchema).default([]),
       // Generated save_items (and their lists and products) stored straight into the emulator.
       savedItems: SavedItemsSeedSchema.optional(),
-      // How many entries each of the app's metaobject definitions may hold in this shop; the
-      // platform's 1,000,000 when absent. Low, it shows what the app does at the cap.
-      metaobjectEntryCap: z.number().int().positive().optional(),
     }),
   ),
 });
