@@ -111,6 +111,16 @@ export type SavedItemsWriteInsightsMutationVariables = AdminTypes.Exact<{
 
 export type SavedItemsWriteInsightsMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
 
+export type SavedItemsStorageUsageQueryVariables = AdminTypes.Exact<{
+  items: AdminTypes.Scalars['String']['input'];
+  lists: AdminTypes.Scalars['String']['input'];
+  directories: AdminTypes.Scalars['String']['input'];
+  insights: AdminTypes.Scalars['String']['input'];
+}>;
+
+
+export type SavedItemsStorageUsageQuery = { items?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectDefinition, 'metaobjectsCount'>>, lists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectDefinition, 'metaobjectsCount'>>, directories?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectDefinition, 'metaobjectsCount'>>, insights?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectDefinition, 'metaobjectsCount'>> };
+
 export type SavedItemsFlowTriggerMutationVariables = AdminTypes.Exact<{
   handle?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
   payload?: AdminTypes.InputMaybe<AdminTypes.Scalars['JSON']['input']>;
@@ -303,6 +313,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsComplianceCustomerListIds($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }\n  }\n  #graphql\n  fragment SavedItemsRecordIds on MetaobjectConnection {\n    nodes { id }\n    pageInfo { hasNextPage endCursor }\n  }": {return: SavedItemsComplianceCustomerListIdsQuery, variables: SavedItemsComplianceCustomerListIdsQueryVariables},
   "#graphql\n  query SavedItemsInsightsCatalogue($ids: [ID!]!) {\n    shop { currencyCode }\n    nodes(ids: $ids) {\n      id\n      ... on Product {\n        title\n        status\n        tracksInventory\n        totalInventory\n        priceRangeV2 { minVariantPrice { amount currencyCode } }\n      }\n      ... on ProductVariant { displayName price availableForSale }\n    }\n  }": {return: SavedItemsInsightsCatalogueQuery, variables: SavedItemsInsightsCatalogueQueryVariables},
   "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
+  "#graphql\n  query SavedItemsStorageUsage($items: String!, $lists: String!, $directories: String!, $insights: String!) {\n    items: metaobjectDefinitionByType(type: $items) { metaobjectsCount }\n    lists: metaobjectDefinitionByType(type: $lists) { metaobjectsCount }\n    directories: metaobjectDefinitionByType(type: $directories) { metaobjectsCount }\n    insights: metaobjectDefinitionByType(type: $insights) { metaobjectsCount }\n  }": {return: SavedItemsStorageUsageQuery, variables: SavedItemsStorageUsageQueryVariables},
   "#graphql\n  query SavedItemsVariantProducts($ids: [ID!]!) {\n    nodes(ids: $ids) { id ... on ProductVariant { product { id } } }\n  }": {return: SavedItemsVariantProductsQuery, variables: SavedItemsVariantProductsQueryVariables},
   "#graphql\n  query SavedItemsInventoryItemVariant($id: ID!) {\n    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }\n  }": {return: SavedItemsInventoryItemVariantQuery, variables: SavedItemsInventoryItemVariantQueryVariables},
   "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      ...SavedItemsSearchPage\n    }\n  }\n  #graphql\n  fragment SavedItemsSearchPage on MetaobjectConnection {\n    edges { cursor node { ...SaveItemNode } }\n    pageInfo { hasNextPage }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},

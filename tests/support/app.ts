@@ -60,6 +60,8 @@ export interface ShopSetup {
   installed?: boolean;
   customers?: { id: string; customerAccountAccessToken?: string; storefrontCustomerAccessToken?: string }[];
   storefrontAccessToken?: string;
+  /** The emulated platform's entry cap per metaobject definition for this shop (1,000,000 when absent). */
+  metaobjectEntryCap?: number;
 }
 
 /** An installed shop: an offline session in the app's database, the shop in the emulated platform. */
@@ -70,6 +72,7 @@ export async function givenShop(setup: ShopSetup = {}): Promise<string> {
     plan: setup.plan ?? "free",
     customers: setup.customers,
     storefrontAccessToken: setup.storefrontAccessToken,
+    metaobjectEntryCap: setup.metaobjectEntryCap,
   });
   await db.shop.create({
     data: { domain, plan: setup.plan ?? "free", ...(setup.installed === false ? { uninstalledAt: new Date() } : {}) },

@@ -1,4 +1,5 @@
 import { runAdminGraphql, runComposedAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import { noteCapReached, refusedAtCap } from "~/platform/metaobject-cap.server";
 import type {
   SaveItemNodeFragment,
   SavedItemsItemUpdatedFragment,
@@ -42,7 +43,8 @@ export interface ListWrite {
 
 export type WriteOutcome =
   | { ok: true; record: SaveItemRecord }
-  | { ok: false; code: "REFUSED"; message: string }
+  /** `atCap`: refused because the definition holds as many entries as the platform allows. */
+  | { ok: false; code: "REFUSED"; message: string; atCap: boolean }
   /** The request carrying this write failed as a whole; whether the platform applied it is unknown. */
   | { ok: false; code: "UNSENT_OR_UNKNOWN"; error: unknown };
 
@@ -243,7 +245,9 @@ export async function applyWrites(
       if (entry.kind === "list") {
         // The items are written all the same: the next write of the list writes its index again,
         // and until then a read of the list finds them by search too.
-        if (!result?.metaobject) {
+        if (!result?.metaobject && refusedAtCap(result?.userErrors) && admin.shop) {
+          noteCapReached(admin.shop, SAVE_LIST_TYPE);
+        } else if (!result?.metaobject) {
           console.warn(
             `save_list ${entry.list.handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`,
           );
@@ -258,6 +262,7 @@ export async function applyWrites(
         ok: false,
         code: "REFUSED",
         message: (result?.userErrors ?? []).map((e) => e.message).join("; "),
+        atCap: refusedAtCap(result?.userErrors),
       };
     });
   }

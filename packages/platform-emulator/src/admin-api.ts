@@ -12,6 +12,7 @@ import {
   userError,
   type FieldWrite,
   type HandleWrite,
+  type MetaobjectStore,
   type MetaobjectUserError,
   type StoredMetaobject,
   type WriteResult,
@@ -69,17 +70,18 @@ function fieldDefinitionView(field: FieldDefinition) {
   };
 }
 
-function definitionView(definition: MetaobjectDefinition) {
+function definitionView(definition: MetaobjectDefinition, store: MetaobjectStore) {
   return {
     id: `gid://shopify/MetaobjectDefinition/${definition.index + 1}`,
     type: definition.type,
     name: definition.name,
     displayNameKey: definition.displayNameKey ?? null,
     fieldDefinitions: definition.fields.map(fieldDefinitionView),
+    metaobjectsCount: () => store.count(definition),
   };
 }
 
-function metaobjectView(entry: StoredMetaobject) {
+function metaobjectView(entry: StoredMetaobject, store: MetaobjectStore) {
   const fieldView = (field: FieldDefinition) => {
     const value = entry.values.get(field.key) ?? null;
     return {
@@ -102,7 +104,7 @@ function metaobjectView(entry: StoredMetaobject) {
       return field ? fieldView(field) : null;
     },
     fields: definition.fields.map(fieldView),
-    definition: definitionView(definition),
+    definition: definitionView(definition, store),
   };
 }
 
@@ -214,8 +216,8 @@ function toHandleWrite(value: string | null | undefined, path: string[]): Handle
   return value == null ? undefined : { value, path };
 }
 
-function payload(result: WriteResult) {
-  return { metaobject: result.entry && metaobjectView(result.entry), userErrors: result.userErrors };
+function payload(result: WriteResult, store: MetaobjectStore) {
+  return { metaobject: result.entry && metaobjectView(result.entry, store), userErrors: result.userErrors };
 }
 
 function failure(error: MetaobjectUserError) {
@@ -253,7 +255,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     metaobjects: (args) =>
       matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
         const current = store.get(entry.numericId);
-        return current ? [metaobjectView(current)] : [];
+        return current ? [metaobjectView(current, store)] : [];
       }),
   });
 
@@ -273,12 +275,12 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     },
     metaobject: ({ id }: { id: string }) => {
       const entry = findEntry(id);
-      return entry ? metaobjectView(entry) : null;
+      return entry ? metaobjectView(entry, store) : null;
     },
     metaobjectByHandle: ({ handle }: { handle: { type: string; handle: string } }) => {
       const definition = resolveType(handle.type);
       const entry = definition && store.findByHandle(definition, handle.handle);
-      return entry ? metaobjectView(entry) : null;
+      return entry ? metaobjectView(entry, store) : null;
     },
     // Only bulk operations and the catalogue's products and variants are modelled as nodes; any
     // other id reads as missing.
@@ -303,7 +305,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);
-      return definition ? definitionView(definition) : null;
+      return definition ? definitionView(definition, store) : null;
     },
     metaobjects: (args: MetaobjectsArgs, context: AdminContext, info: GraphQLResolveInfo) => {
       const { entries, sortKey, valueOf } = matchingMetaobjects(args);
@@ -312,7 +314,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
         const current = store.get(item.numericId);
         return current ? [{ cursor, item: current }] : [];
       });
-      return connectionView(context, info, { ...page, edges }, metaobjectView);
+      return connectionView(context, info, { ...page, edges }, (entry) => metaobjectView(entry, store));
     },
 
     metaobjectCreate: ({ metaobject }: { metaobject: FieldsInput & { type: string; handle?: string | null } }) => {
@@ -320,14 +322,17 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       if (!definition) return failure(undefinedType(metaobject.type, ["metaobject", "type"]));
       const write = toFieldWrite(metaobject, ["metaobject"]);
       if ("code" in write) return failure(write);
-      return payload(store.create(definition, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write));
+      return payload(
+        store.create(definition, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write),
+        store,
+      );
     },
     metaobjectUpdate: ({ id, metaobject }: { id: string; metaobject: FieldsInput & { handle?: string | null } }) => {
       const entry = findEntry(id);
       if (!entry) return failure(notFound(id));
       const write = toFieldWrite(metaobject, ["metaobject"]);
       if ("code" in write) return failure(write);
-      return payload(store.update(entry, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write));
+      return payload(store.update(entry, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write), store);
     },
     metaobjectUpsert: (args: {
       handle: { type: string; handle: string };
@@ -350,7 +355,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
           ? toHandleWrite(renamed, ["metaobject", "handle"])
           : toHandleWrite(args.handle.handle, ["handle", "handle"]);
       const existing = store.findByHandle(definition, args.handle.handle);
-      return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write));
+      return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write), store);
     },
     ...usageBillingMutations(state, shop),
     ...createMetafieldsApi(shop, {

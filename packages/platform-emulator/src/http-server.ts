@@ -44,6 +44,7 @@ const ShopSeedSchema: z.ZodType<ShopSeed> = z.strictObject({
   storefrontAccessToken: z.string().min(1).optional(),
   plan: z.enum(PLANS).optional(),
   tier: z.enum(API_TIERS).optional(),
+  metaobjectEntryCap: z.number().int().positive().optional(),
   customers: z
     .array(
       z.strictObject({

@@ -17,6 +17,7 @@ import { repoRoot } from "./schemas";
 import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
 import { storefrontApiRoute } from "./storefront-api";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
+import { DEFAULT_METAOBJECT_ENTRY_CAP } from "./limits";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 export type { ImportedMetaobject } from "./metaobject-store";
 export type { ProductSeed } from "./products";
@@ -74,6 +75,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     schemaViolations: [],
     logLimit,
     throttling: true,
+    metaobjectEntryCap: options.metaobjectEntryCap ?? DEFAULT_METAOBJECT_ENTRY_CAP,
     searchLagMs: options.searchLagMs ?? 0,
     usage: new Map(),
     log: createRequestLog(logLimit),

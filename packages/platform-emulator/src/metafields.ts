@@ -3,6 +3,7 @@
 // storefront's Liquid reads back (product.metafields). Owners are products named by GID; the
 // emulator does not check that the catalogue has them.
 import type { MetafieldDefinition } from "./app-config";
+import { checkFieldValue } from "./field-types";
 import type { ShopState } from "./state";
 import type { EmulatedMetafield } from "./types";
 
@@ -47,7 +48,10 @@ export function storedNamespace(namespace: string | null | undefined, apiClientI
 
 function checkValue(type: string, value: string): string | undefined {
   if (type === "number_integer" && !/^-?\d{1,18}$/.test(value)) return `Value must be an integer, got "${value}"`;
-  return undefined;
+  // The type's value rules and the platform's size limits (limits.ts). The platform does not
+  // document which MetafieldsSetUserErrorCode a too-big value gets; INVALID_VALUE ("invalid for
+  // the metafield type") is the reading taken, as for metaobject fields.
+  return checkFieldValue(type, value);
 }
 
 export interface MetafieldsConfig {

@@ -50,6 +50,8 @@ export interface EmulatorState extends RouteEnv {
   searchLagMs: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
+  /** How many entries a metaobject definition holds per shop, unless the shop's seed says otherwise. */
+  metaobjectEntryCap: number;
   /** By shop domain. */
   usage: Map<string, AdminUsage>;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
@@ -95,6 +97,7 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
       nextId: () => state.nextId(),
       now: state.now,
       searchLagMs: () => state.searchLagMs,
+      entryCap: () => seed.metaobjectEntryCap ?? state.metaobjectEntryCap,
     }),
     bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
   };

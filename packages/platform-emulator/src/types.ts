@@ -42,6 +42,11 @@ export interface EmulatorOptions {
   searchLagMs?: number;
   /** The app's Shopify App Pricing meters (setAppPricing); none by default, so every event is a custom one. */
   appPricing?: AppPricing;
+  /**
+   * How many entries each metaobject definition may hold per shop; a create past it is refused
+   * with MAX_OBJECTS_EXCEEDED. Default 1,000,000, the platform's (limits.ts); tests set it low.
+   */
+  metaobjectEntryCap?: number;
 }
 
 /**
@@ -117,6 +122,8 @@ export interface ShopSeed {
   /** Defaults to standard. */
   tier?: ApiTier;
   customers?: CustomerSeed[];
+  /** This shop's entry cap per metaobject definition, instead of the emulator's metaobjectEntryCap. */
+  metaobjectEntryCap?: number;
 }
 
 /** An installation's offline Admin API credentials, as the token endpoint hands them out. */
