@@ -66,7 +66,8 @@ export interface ServerConfig {
   minBodyBytesPerSecond: number;
   /**
    * Bytes of such bodies (declared, or the path's bound for a chunked one) the process takes in at
-   * once, at most; a request past it is answered 503 with Retry-After before its body is read.
+   * once, at most, a quarter of them per client address; a request past either is answered 503
+   * with Retry-After before its body is read.
    */
   unauthenticatedBodyBudgetBytes: number;
   /** All request headers must have arrived within this (node's server.headersTimeout). */

@@ -123,6 +123,9 @@ function bodyIsCredential(path: string): boolean {
   return segment === undefined || BODY_CREDENTIAL_SEGMENTS.has(segment);
 }
 
+/** The part of UNAUTHENTICATED_BODY_BUDGET_MIB one client address may hold (at least one body's bound). */
+const UNAUTHENTICATED_BODY_SHARE = 1 / 4;
+
 /** How often a body whose credential it is is checked for keeping MIN_BODY_BYTES_PER_SECOND. */
 const BODY_RATE_CHECK_MS = 1_000;
 
@@ -142,6 +145,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   let draining = false;
   /** Bytes reserved by requests whose body is their credential, in flight now (reserveUnauthenticatedBody). */
   let unauthenticatedBodyBytes = 0;
+  const unauthenticatedBodyBytesByAddress = new Map<string, number>();
+  let lastBudgetLog = 0;
 
   const app = express();
   app.disable("x-powered-by");
@@ -312,23 +317,39 @@ export function createAppServer(options: AppServerOptions): AppServer {
   /**
    * A body whose credential it is may be held whole before its HMAC can be checked: what all such
    * requests may hold at once is config.unauthenticatedBodyBudgetBytes, so bogus signatures cannot
-   * grow the process without bound. A request reserves its declared length (a chunked one, its
-   * path's bound) until its response is done; one past the budget is refused before it is read.
+   * grow the process without bound, and one client address (read as clientAddressOf reads it, so
+   * behind a trusted proxy too) may hold a quarter of it (UNAUTHENTICATED_BODY_SHARE), so one
+   * forger cannot keep the platform's deliveries out. A request reserves its declared length (a
+   * chunked one, its path's bound) until its response is done; one past either is refused before
+   * it is read.
    */
   function reserveUnauthenticatedBody(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
     const declared = req.headers["content-length"];
     const bytes = declared === undefined ? state.maxBodyBytes : Number(declared);
-    if (unauthenticatedBodyBytes + bytes > config.unauthenticatedBodyBudgetBytes) {
-      log("warn", "unauthenticated body budget reached", {
-        requestId: state.requestId,
-        bytes,
-        inFlight: unauthenticatedBodyBytes,
-        budget: config.unauthenticatedBodyBudgetBytes,
-      });
+    const address = state.clientAddress ?? "unknown";
+    const byAddress = unauthenticatedBodyBytesByAddress.get(address) ?? 0;
+    const budget = config.unauthenticatedBodyBudgetBytes;
+    const share = Math.max(state.maxBodyBytes, budget * UNAUTHENTICATED_BODY_SHARE);
+    if (unauthenticatedBodyBytes + bytes > budget || byAddress + bytes > share) {
+      if (Date.now() - lastBudgetLog > 60_000) {
+        lastBudgetLog = Date.now();
+        log("warn", "unauthenticated body budget reached", {
+          clientAddress: address,
+          inFlight: unauthenticatedBodyBytes,
+          inFlightFromAddress: byAddress,
+          budget,
+        });
+      }
       return false;
     }
     unauthenticatedBodyBytes += bytes;
-    res.once("close", () => (unauthenticatedBodyBytes -= bytes));
+    unauthenticatedBodyBytesByAddress.set(address, byAddress + bytes);
+    res.once("close", () => {
+      unauthenticatedBodyBytes -= bytes;
+      const left = (unauthenticatedBodyBytesByAddress.get(address) ?? bytes) - bytes;
+      if (left > 0) unauthenticatedBodyBytesByAddress.set(address, left);
+      else unauthenticatedBodyBytesByAddress.delete(address);
+    });
     return true;
   }
 

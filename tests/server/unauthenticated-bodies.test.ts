@@ -172,15 +172,41 @@ describe("a body whose credential it is", () => {
   });
 });
 
+/** A raw connection from a loopback address of the test's choosing, holding what it is sent. */
+function connectFrom(localAddress: string, port: number): Promise<{ socket: Socket; received: () => string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress, allowHalfOpen: true });
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (received += chunk));
+    socket.on("error", () => {});
+    socket.once("connect", () => resolve({ socket, received: () => received }));
+    socket.once("error", reject);
+  });
+}
+
 describe("the budget of unauthenticated body bytes in flight", () => {
-  test(`${BUDGET_MIB} MiB: 16 bodies of 256 KiB held, the 17th to 20th refused 503 with Retry-After before they are read, all released when they go`, async () => {
-    const held = await Promise.all(Array.from({ length: 20 }, () => rawConnection(budgeted.port)));
+  test(`${BUDGET_MIB} MiB, a quarter per address: 4 bodies of 256 KiB held per address, 16 in all, the rest refused 503 with Retry-After before they are read; all released when they go`, async () => {
+    // Six from each of four addresses, then one from a fifth.
+    const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
+    const held = await Promise.all(
+      senders.flatMap((address) => Array.from({ length: 6 }, () => connectFrom(address, budgeted.port))),
+    );
+    const answered = (connections: typeof held) =>
+      connections.filter((connection) => connection.received().includes("\r\n\r\n"));
     try {
       for (const connection of held) connection.socket.write(`${webhookHead(HELD_BODY_BYTES)}{"pad":"`);
-      const refused = () => held.filter((connection) => connection.received().includes("\r\n\r\n"));
-      await vi.waitFor(() => expect(refused().length).toBe(4), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(answered(held).length).toBe(8), { timeout: 5000, interval: 20 });
       expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(16 * HELD_BODY_BYTES);
-      for (const connection of refused()) {
+      // Each address got its quarter, however their bodies interleaved.
+      for (let index = 0; index < senders.length; index++) {
+        expect(answered(held.slice(index * 6, index * 6 + 6)).length, senders[index]).toBe(2);
+      }
+      const fifth = await connectFrom("127.0.0.6", budgeted.port);
+      held.push(fifth);
+      fifth.socket.write(`${webhookHead(HELD_BODY_BYTES)}{"pad":"`);
+      await vi.waitFor(() => expect(answered([fifth]).length).toBe(1), { timeout: 5000, interval: 20 });
+      for (const connection of answered(held)) {
         const answer = parseRawResponse(connection.received());
         expect(answer.status).toBe(503);
         expect(answer.headers["retry-after"]).toBe("1");
@@ -189,7 +215,8 @@ describe("the budget of unauthenticated body bytes in flight", () => {
       }
       // Still no more than the 16: the budget holds while they are held.
       await sleep(200);
-      expect(refused().length).toBe(4);
+      expect(answered(held).length).toBe(9);
+      expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(16 * HELD_BODY_BYTES);
     } finally {
       for (const connection of held) connection.socket.destroy();
     }
