@@ -33,8 +33,8 @@ const webhookHead = (contentLength: number) =>
 /** Scaled down from 1,024 connections and 1,100 held: the same proportions, in seconds. */
 const MAX_CONNECTIONS = 40;
 const MAX_CONNECTIONS_PER_CLIENT = 10;
-const BUDGET_MIB = 4;
-const HELD_BODY_BYTES = 256 * 1024;
+const BUDGET_MIB = 16;
+const HELD_BODY_BYTES = 1024 * 1024;
 
 let server: InProcessServer;
 let budgeted: InProcessServer;
@@ -186,7 +186,7 @@ function connectFrom(localAddress: string, port: number): Promise<{ socket: Sock
 }
 
 describe("the budget of unauthenticated body bytes in flight", () => {
-  test(`${BUDGET_MIB} MiB, a quarter per address: 4 bodies of 256 KiB held per address, 16 in all, the rest refused 503 with Retry-After before they are read; all released when they go`, async () => {
+  test(`${BUDGET_MIB} MiB, a quarter per address: 4 bodies of 1 MiB held per address, 16 in all, the rest refused 503 with Retry-After before they are read; all released when they go`, async () => {
     // Six from each of four addresses, then one from a fifth.
     const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
     const held = await Promise.all(
