@@ -27,8 +27,8 @@ const BOGUS_WEBHOOK_HEADERS = [
   "X-Shopify-API-Version: 2026-10",
 ].join("\r\n");
 
-const webhookHead = (contentLength: number) =>
-  `POST /webhooks/app/uninstalled HTTP/1.1\r\nHost: 127.0.0.1\r\n${BOGUS_WEBHOOK_HEADERS}\r\nContent-Length: ${contentLength}\r\n\r\n`;
+const webhookHead = (contentLength: number, extraHeaders = "") =>
+  `POST /webhooks/app/uninstalled HTTP/1.1\r\nHost: 127.0.0.1\r\n${BOGUS_WEBHOOK_HEADERS}\r\n${extraHeaders}Content-Length: ${contentLength}\r\n\r\n`;
 
 /** Scaled down from 1,024 connections and 1,100 held: the same proportions, in seconds. */
 const MAX_CONNECTIONS = 40;
@@ -49,8 +49,10 @@ beforeAll(async () => {
     BODY_TIMEOUT_SECONDS: "60",
     REQUEST_TIMEOUT_SECONDS: "3600",
   });
-  // A rate of one byte a second: what is held here is held by the budget alone.
+  // A rate of one byte a second: what is held here is held by the budget alone. Behind one trusted
+  // proxy: a request without X-Forwarded-For is its peer's.
   budgeted = await startInProcess(build, path.join(dir, "client"), {
+    TRUST_PROXY: "1",
     UNAUTHENTICATED_BODY_BUDGET_MIB: String(BUDGET_MIB),
     MIN_BODY_BYTES_PER_SECOND: "1",
     BODY_TIMEOUT_SECONDS: "60",
@@ -66,6 +68,12 @@ afterAll(async () => {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+/**
+ * The server's own timers (its body deadline and rate checks) run only when a test advances them,
+ * so bodies held on purpose stay held however slowly the test runs.
+ */
+const holdServerTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
 
 function getFrom(localAddress: string, url: string): Promise<number | "failed"> {
   return new Promise((resolve) => {
@@ -126,7 +134,7 @@ describe("one address holding connections with bodies dripped in", () => {
 
 describe("a body whose credential it is", () => {
   test("dripped below MIN_BODY_BYTES_PER_SECOND is answered 408 at the first check, long before BODY_TIMEOUT_SECONDS", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    holdServerTimers();
     const { socket, received, closed } = await rawConnection(server.port);
     try {
       socket.write(`${webhookHead(8)}{`);
@@ -147,7 +155,7 @@ describe("a body whose credential it is", () => {
   });
 
   test("a body on an authenticated path is held to BODY_TIMEOUT_SECONDS only", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    holdServerTimers();
     const { socket, received } = await rawConnection(server.port);
     try {
       socket.write(
@@ -187,6 +195,7 @@ function connectFrom(localAddress: string, port: number): Promise<{ socket: Sock
 
 describe("the budget of unauthenticated body bytes in flight", () => {
   test(`${BUDGET_MIB} MiB, a quarter per address: 4 bodies of 1 MiB held per address, 16 in all, the rest refused 503 with Retry-After before they are read; all released when they go`, async () => {
+    holdServerTimers();
     // Six from each of four addresses, then one from a fifth.
     const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
     const held = await Promise.all(
@@ -196,7 +205,7 @@ describe("the budget of unauthenticated body bytes in flight", () => {
       connections.filter((connection) => connection.received().includes("\r\n\r\n"));
     try {
       for (const connection of held) connection.socket.write(`${webhookHead(HELD_BODY_BYTES)}{"pad":"`);
-      await vi.waitFor(() => expect(answered(held).length).toBe(8), { timeout: 5000, interval: 20 });
+      await expect.poll(() => answered(held).length, { timeout: 5000, interval: 20 }).toBe(8);
       expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(16 * HELD_BODY_BYTES);
       // Each address got its quarter, however their bodies interleaved.
       for (let index = 0; index < senders.length; index++) {
@@ -205,7 +214,7 @@ describe("the budget of unauthenticated body bytes in flight", () => {
       const fifth = await connectFrom("127.0.0.6", budgeted.port);
       held.push(fifth);
       fifth.socket.write(`${webhookHead(HELD_BODY_BYTES)}{"pad":"`);
-      await vi.waitFor(() => expect(answered([fifth]).length).toBe(1), { timeout: 5000, interval: 20 });
+      await expect.poll(() => answered([fifth]).length, { timeout: 5000, interval: 20 }).toBe(1);
       for (const connection of answered(held)) {
         const answer = parseRawResponse(connection.received());
         expect(answer.status).toBe(503);
@@ -213,14 +222,12 @@ describe("the budget of unauthenticated body bytes in flight", () => {
         expect(answer.headers.connection).toBe("close");
         expect(JSON.parse(answer.body).error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
       }
-      // Still no more than the 16: the budget holds while they are held.
-      await sleep(200);
       expect(answered(held).length).toBe(9);
       expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(16 * HELD_BODY_BYTES);
     } finally {
       for (const connection of held) connection.socket.destroy();
     }
-    await vi.waitFor(() => expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(0), { timeout: 5000 });
+    await expect.poll(() => budgeted.appServer.unauthenticatedBodyBytes, { timeout: 5000 }).toBe(0);
     const next = await send(`${budgeted.url}/webhooks/app/uninstalled`, {
       method: "POST",
       headers: Object.fromEntries(
@@ -229,6 +236,30 @@ describe("the budget of unauthenticated body bytes in flight", () => {
       body: "{}",
     });
     expect(next.status).toBe(401);
+  }, 30_000);
+});
+
+describe("the budget behind a trusted proxy", () => {
+  test("each client X-Forwarded-For names has its own quarter, over the one address of the proxy", async () => {
+    const from = (client: string) =>
+      Array.from({ length: 6 }, async () => {
+        const connection = await connectFrom("127.0.0.7", budgeted.port);
+        connection.socket.write(`${webhookHead(HELD_BODY_BYTES, `X-Forwarded-For: ${client}\r\n`)}{"pad":"`);
+        return connection;
+      });
+    holdServerTimers();
+    const first = await Promise.all(from("203.0.113.7"));
+    const second = await Promise.all(from("203.0.113.8"));
+    const answered = (connections: typeof first) =>
+      connections.filter((connection) => connection.received().includes("\r\n\r\n")).length;
+    try {
+      await expect.poll(() => answered(first) + answered(second), { timeout: 5000, interval: 20 }).toBe(4);
+      expect([answered(first), answered(second)]).toEqual([2, 2]);
+      expect(budgeted.appServer.unauthenticatedBodyBytes).toBe(8 * HELD_BODY_BYTES);
+    } finally {
+      for (const connection of [...first, ...second]) connection.socket.destroy();
+    }
+    await expect.poll(() => budgeted.appServer.unauthenticatedBodyBytes, { timeout: 5000 }).toBe(0);
   }, 30_000);
 });
 
