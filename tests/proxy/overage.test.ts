@@ -1,4 +1,3 @@
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { loader as appLoader } from "~/routes/app";
@@ -9,6 +8,7 @@ import { overageIdempotencyKey } from "~/services/usage/overage-decision";
 import { overageThisMonth } from "~/services/usage/overage.server";
 import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin } from "../support/admin";
+import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
 import { emulator, platformNow } from "../support/platform";
@@ -196,14 +196,10 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
 
 describe("the merchant's overage choice on the plans page", () => {
   async function postPlans(shop: string, fields: Record<string, string>) {
-    const request = await setUpValidRequest(
-      {
-        type: RequestType.Bearer,
-        store: shop.replace(/\.myshopify\.com$/, ""),
-        apiKey: TEST_ENV.SHOPIFY_API_KEY,
-        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
-      },
+    const request = await withAdminSession(
       new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+      "bearer",
     );
     return plansAction({ request, params: {}, context: {} });
   }
