@@ -36,6 +36,7 @@ const ShopSeedSchema: z.ZodType<ShopSeed> = z.strictObject({
   storefrontAccessToken: z.string().min(1).optional(),
   plan: z.enum(PLANS).optional(),
   tier: z.enum(API_TIERS).optional(),
+  grantedOptionalScopes: z.array(z.string()).optional(),
   customers: z
     .array(
       z.strictObject({
@@ -130,6 +131,20 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
     "GET metafields": ({ query }) => ({
       metafields: emulator.metafields(shopOf(query), query.get("owner") ?? undefined),
     }),
+    "GET optional-scopes": ({ query }) => ({ granted: emulator.grantedScopes(shopOf(query)) }),
+    "POST optional-scopes": ({ body }) => {
+      const { shop, grant, revoke } = parse(
+        z.strictObject({
+          shop: ShopParam,
+          grant: z.array(z.string()).default([]),
+          revoke: z.array(z.string()).default([]),
+        }),
+        body,
+      );
+      emulator.grantOptionalScopes(shop, grant);
+      emulator.revokeOptionalScopes(shop, revoke);
+      return { granted: emulator.grantedScopes(shop) };
+    },
     "GET admin-token": ({ query }) => ({ adminCredentials: emulator.adminCredentials(shopOf(query)) ?? null }),
     "POST admin-token": ({ body }) => {
       const { shop, action } = parse(z.strictObject({ shop: ShopParam, action: z.enum(["revoke", "expire"]) }), body);
