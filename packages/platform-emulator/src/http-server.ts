@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { API_TIERS } from "./cost";
 import { createPlatformEmulator } from "./index";
+import type { ProductSeed } from "./products";
 import { API_NAMES, FAULT_KINDS, PLANS, type FaultSpec, type PlatformEmulator, type ShopSeed } from "./types";
 
 export interface EmulatorServer {
@@ -56,6 +57,23 @@ const FaultSpecSchema: z.ZodType<FaultSpec> = z.strictObject({
   times: z.number().int().nonnegative().optional(),
   skip: z.number().int().nonnegative().optional(),
   delayMs: z.number().nonnegative().optional(),
+});
+
+const ProductSeedSchema: z.ZodType<ProductSeed> = z.strictObject({
+  id: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/),
+  title: z.string(),
+  status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]).optional(),
+  totalInventory: z.number().int(),
+  variants: z.array(
+    z.strictObject({
+      id: z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d+$/),
+      title: z.string(),
+      price: z.string(),
+      availableForSale: z.boolean(),
+      inventoryItemId: z.string().optional(),
+      inventoryQuantity: z.number().int().optional(),
+    }),
+  ),
 });
 
 const Milliseconds = z.strictObject({ ms: z.number().nonnegative() });
@@ -131,6 +149,11 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
     "GET metafields": ({ query }) => ({
       metafields: emulator.metafields(shopOf(query), query.get("owner") ?? undefined),
     }),
+    "POST products": ({ body }) => {
+      const { shop, products } = parse(z.strictObject({ shop: ShopParam, products: z.array(ProductSeedSchema) }), body);
+      emulator.addProducts(shop, products);
+      return done;
+    },
     "GET optional-scopes": ({ query }) => ({ granted: emulator.grantedScopes(shopOf(query)) }),
     "POST optional-scopes": ({ body }) => {
       const { shop, grant, revoke } = parse(
