@@ -6,7 +6,7 @@ import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { RECOUNT_INTERVAL_MS, RECOUNT_LEASE_MS, RECOUNT_RETRY_MS } from "~/services/saved-by/recount-plan";
 import { runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { runSavedByRecounts } from "~/services/saved-by/saved-by-recount.server";
-import { callProxy, givenCountingShop } from "../support/app";
+import { callProxy, givenCountingShop, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator, savedByMetafield } from "../support/platform";
 import { advanceTime } from "../support/time";
@@ -64,6 +64,21 @@ describe("The daily recount of saved-by counts", () => {
     await runSavedBySweep();
     expect(savedBy(shop)).toBe(5);
     expect(emulator.schemaViolations).toEqual([]);
+  });
+
+  test("a shop that has not granted write_products starts no recount; once granted, its next sweep does", async () => {
+    const shop = await givenShop({ plan: "pro" });
+    emulator.addProducts(shop, [{ id: PRODUCT, title: "Shoe", totalInventory: 1, variants: [] }]);
+    await saveWithLostMarks(shop, customers(5));
+    await recount();
+    expect(bulkQueries(shop)).toBe(0);
+
+    emulator.grantOptionalScopes(shop, ["write_products"]);
+    advanceTime(RECOUNT_RETRY_MS);
+    await recount();
+    expect(bulkQueries(shop)).toBe(1);
+    await runSavedBySweep();
+    expect(savedBy(shop)).toBe(5);
   });
 
   test("products saved before the count existed get their bound, and show a count once it reaches 5", async () => {
