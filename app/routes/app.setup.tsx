@@ -10,6 +10,7 @@ import { lowStockAction, type LowStockActionResult } from "~/edge/admin-low-stoc
 import { readLowStockThreshold } from "~/services/installs/shop-state.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 import { readStorageUsage } from "~/services/merchant-pages/storage-usage.server";
+import { savedByStatus } from "~/services/saved-by/saved-by-grant.server";
 import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
 
 export const meta = pageTitle("Setup");
@@ -23,6 +24,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     flowTriggers: await flowTriggerStatuses(shop),
     lowStockThreshold: await readLowStockThreshold(shop),
     storage: await readStorageUsage(shop, admin),
+    savedBy: await savedByStatus(shop),
     // Flow in the shop's admin: the one documented link. A template's deep link needs a released
     // flow_template (a .flow exported from the Flow editor) and has no documented URL form; neither
     // has pre-selecting a trigger (docs/reach.md, "Flow templates: not shipped, and why").
@@ -205,6 +207,49 @@ function StorageSection({ storage }: { storage: Storage }) {
   );
 }
 
+type SavedByStatus = ReturnType<typeof useLoaderData<typeof loader>>["savedBy"];
+
+/**
+ * "Saved by N shoppers" writes a product metafield, which needs write_products: an optional scope
+ * the merchant grants here, through App Bridge's permission modal (`shopify.scopes.request`). The
+ * post after it reads the grant back at once. Without App Bridge (the sandbox) the button only
+ * reads the grant, which the emulator's own grant page or endpoint stands in for.
+ */
+function SavedBySection({ savedBy }: { savedBy: SavedByStatus }) {
+  const fetcher = useFetcher<SavedByStatus>();
+  const [declined, setDeclined] = useState(false);
+  const granted = fetcher.data?.granted ?? savedBy.granted;
+  const turnOn = async () => {
+    if (typeof shopify !== "undefined") {
+      const { result } = await shopify.scopes.request([savedBy.scope]);
+      setDeclined(result !== "granted-all");
+      if (result !== "granted-all") return;
+    }
+    fetcher.submit(null, { method: "post", action: "/app/saved-by-scope" });
+  };
+  return (
+    <TitledCard title='"Saved by N shoppers"'>
+      <Text as="p">
+        The theme's Saved by block shows on a product page how many shoppers saved the product, once at least 5 have.
+        The app keeps that count in a product metafield, which needs permission to edit products; it changes nothing
+        else on them.
+      </Text>
+      {granted ? (
+        <Banner tone="success">On: counts reach product pages within minutes of a save.</Banner>
+      ) : (
+        <>
+          {declined && <Banner tone="warning">Permission not granted: the count stays off.</Banner>}
+          <Box>
+            <Button variant="primary" onClick={turnOn} loading={fetcher.state !== "idle"}>
+              Turn on the count
+            </Button>
+          </Box>
+        </>
+      )}
+    </TitledCard>
+  );
+}
+
 export default function Setup() {
   const {
     themeEditorUrl,
@@ -215,6 +260,7 @@ export default function Setup() {
     flowUrl,
     lowStockThreshold,
     storage,
+    savedBy,
   } = useLoaderData<typeof loader>();
   // Near or at the cap it comes first: the merchant must act before shoppers' saves fail.
   const storageSection = (
@@ -240,6 +286,9 @@ export default function Setup() {
               </Button>
             </Box>
           </TitledCard>
+        </Layout.Section>
+        <Layout.Section>
+          <SavedBySection savedBy={savedBy} />
         </Layout.Section>
         <Layout.Section>
           <ChannelSection

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { bulkOperationFields } from "./bulk-operations";
+import { guardRoot, unknownRootFields, type ScopeContext } from "./access-scopes";
+import { bulkOperationFields, type GuardRoot } from "./bulk-operations";
 import { GraphQLError, type FieldNode, type GraphQLResolveInfo } from "graphql";
 import type { FieldDefinition, MetaobjectDefinition } from "./app-config";
 import { MAX_QUERY_COST, queryCost, requestedPageSize, type CostExtension } from "./cost";
@@ -25,6 +26,7 @@ import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
 import { returnUrlOf, usageBillingMutations, usageLineView } from "./usage-billing";
 import {
+  grantedScopes,
   shopByDomain,
   usageOf,
   violationReporter,
@@ -224,7 +226,23 @@ function failure(error: MetaobjectUserError) {
   return { metaobject: null, userErrors: [error] };
 }
 
-function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknown> {
+/** The shop's answers to the access-scope rules (access-scopes.ts). */
+export function scopeContext(state: EmulatorState, shop: ShopState): ScopeContext {
+  return {
+    isAppOwnedType: (type) => type.startsWith("$app:") || type.startsWith(`app--${state.apiClientId}--`),
+    metaobjectTypeOf: (id) => {
+      const match = /^gid:\/\/shopify\/Metaobject\/(\d+)$/.exec(id);
+      return match ? shop.metaobjects.get(Number(match[1]))?.definition.type : undefined;
+    },
+  };
+}
+
+function adminRoot(
+  state: EmulatorState,
+  shop: ShopState,
+  granted: ReadonlySet<string>,
+  guard: GuardRoot,
+): Record<string, unknown> {
   const store = shop.metaobjects;
   const resolveType = (type: string) => state.definitions.resolve(type);
 
@@ -251,7 +269,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
     return { entries, sortKey, valueOf };
   };
-  const bulk = bulkOperationFields(state, shop, {
+  const bulk = bulkOperationFields(state, shop, guard, {
     metaobjects: (args) =>
       matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
         const current = store.get(entry.numericId);
@@ -269,6 +287,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     currentAppInstallation: {
       id: `gid://shopify/AppInstallation/${shop.numericId}`,
       activeSubscriptions: shop.subscription ? [subscriptionView(shop, shop.subscription)] : [],
+      accessScopes: [...granted].map((handle) => ({ handle })),
       // shopify-api's billing.check() asks for these; the app never buys one-time charges.
       oneTimePurchases: (_args: unknown, context: AdminContext, info: GraphQLResolveInfo) =>
         connectionView(context, info, emptyPage, () => null),
@@ -364,7 +383,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       nextId: () => state.nextId(),
     }),
     flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
-      state.flowTriggers.receive(shop.domain, args),
+      state.flowTriggers.receive(shop.domain, args, granted),
     metaobjectDelete: ({ id }: { id: string }) => {
       const entry = findEntry(id);
       if (!entry) return { deletedId: null, userErrors: [notFound(id)] };
@@ -407,8 +426,14 @@ async function answer(
   if (!shop.adminTokens.isValid(request.headers.get("X-Shopify-Access-Token"))) {
     return jsonReply(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
   }
-  const prepared = prepareOperation(schema, graphql, violationReporter(state, "admin", graphql.query));
+  const reportViolation = violationReporter(state, "admin", graphql.query);
+  const prepared = prepareOperation(schema, graphql, reportViolation);
   if ("rejection" in prepared) return prepared.rejection;
+  const unscoped = unknownRootFields(prepared.document, prepared.operation.selectionSet);
+  if (unscoped.length > 0) {
+    reportViolation(unscoped);
+    return jsonReply(200, { errors: unscoped.map((error) => error.toJSON()) });
+  }
 
   const requested = queryCost(prepared, requestedPageSize);
   if (requested > MAX_QUERY_COST) {
@@ -428,7 +453,11 @@ async function answer(
   }
 
   const context: AdminContext = { returnedPageSizes: new Map() };
-  const result = await executeOperation(prepared, adminRoot(state, shop), context);
+  const granted = new Set(grantedScopes(state, shop.grantedOptionalScopes));
+  const guard: GuardRoot = (fields) =>
+    guardRoot(fields, granted, scopeContext(state, shop), (error) => reportViolation([error]));
+  const root = guard(adminRoot(state, shop, granted, guard));
+  const result = await executeOperation(prepared, root, context);
   // Like the platform, charge up front for the requested page sizes and refund what was not returned.
   const actual = queryCost(
     prepared,

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { API_TIERS } from "./cost";
 import { createPlatformEmulator } from "./index";
+import type { ProductSeed } from "./products";
 import {
   API_NAMES,
   FAULT_KINDS,
@@ -45,6 +46,7 @@ const ShopSeedSchema: z.ZodType<ShopSeed> = z.strictObject({
   plan: z.enum(PLANS).optional(),
   tier: z.enum(API_TIERS).optional(),
   metaobjectEntryCap: z.number().int().positive().optional(),
+  grantedOptionalScopes: z.array(z.string()).optional(),
   customers: z
     .array(
       z.strictObject({
@@ -72,6 +74,23 @@ const AppPricingSchema: z.ZodType<AppPricing> = z.strictObject({
     z.strictObject({
       handle: z.string().min(1),
       unitPriceCents: z.strictObject({ starter: Cents.optional(), pro: Cents.optional(), scale: Cents.optional() }),
+    }),
+  ),
+});
+
+const ProductSeedSchema: z.ZodType<ProductSeed> = z.strictObject({
+  id: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/),
+  title: z.string(),
+  status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]).optional(),
+  totalInventory: z.number().int(),
+  variants: z.array(
+    z.strictObject({
+      id: z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d+$/),
+      title: z.string(),
+      price: z.string(),
+      availableForSale: z.boolean(),
+      inventoryItemId: z.string().optional(),
+      inventoryQuantity: z.number().int().optional(),
     }),
   ),
 });
@@ -149,6 +168,25 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
     "GET metafields": ({ query }) => ({
       metafields: emulator.metafields(shopOf(query), query.get("owner") ?? undefined),
     }),
+    "POST products": ({ body }) => {
+      const { shop, products } = parse(z.strictObject({ shop: ShopParam, products: z.array(ProductSeedSchema) }), body);
+      emulator.addProducts(shop, products);
+      return done;
+    },
+    "GET optional-scopes": ({ query }) => ({ granted: emulator.grantedScopes(shopOf(query)) }),
+    "POST optional-scopes": ({ body }) => {
+      const { shop, grant, revoke } = parse(
+        z.strictObject({
+          shop: ShopParam,
+          grant: z.array(z.string()).default([]),
+          revoke: z.array(z.string()).default([]),
+        }),
+        body,
+      );
+      emulator.grantOptionalScopes(shop, grant);
+      emulator.revokeOptionalScopes(shop, revoke);
+      return { granted: emulator.grantedScopes(shop) };
+    },
     "GET admin-token": ({ query }) => ({ adminCredentials: emulator.adminCredentials(shopOf(query)) ?? null }),
     "POST admin-token": ({ body }) => {
       const { shop, action } = parse(z.strictObject({ shop: ShopParam, action: z.enum(["revoke", "expire"]) }), body);

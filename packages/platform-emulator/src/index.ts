@@ -11,10 +11,19 @@ import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
 import { listMetafields } from "./metafields";
-import { addProducts } from "./products";
+import { addProducts, removeProducts } from "./products";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
-import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
+import { optionalScopeRoutes } from "./scope-grants";
+import {
+  createShopState,
+  grantedScopes,
+  noUsage,
+  setOptionalScopes,
+  subscriptionFor,
+  type EmulatorState,
+  type ShopState,
+} from "./state";
 import { storefrontApiRoute } from "./storefront-api";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
 import { DEFAULT_METAOBJECT_ENTRY_CAP } from "./limits";
@@ -68,6 +77,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       ),
     ),
     scopes: appConfig.scopes,
+    optionalScopes: appConfig.optionalScopes,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     adminTokenLifetimeSeconds: options.adminTokenLifetimeSeconds ?? DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS,
@@ -99,6 +109,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     storefrontApiRoute(state),
     bulkResultRoute(state),
     ...appEvents.routes,
+    ...optionalScopeRoutes(state),
   ];
 
   function usage(domain: string) {
@@ -125,6 +136,13 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       shopNamed(domain).adminTokens.expireAll();
     },
     adminCredentials: (domain) => shopNamed(domain).adminTokens.current,
+    grantOptionalScopes(domain, scopes) {
+      setOptionalScopes(state, shopNamed(domain), scopes, true);
+    },
+    revokeOptionalScopes(domain, scopes) {
+      setOptionalScopes(state, shopNamed(domain), scopes, false);
+    },
+    grantedScopes: (domain) => grantedScopes(state, shopNamed(domain).grantedOptionalScopes),
     reset() {
       state.shops.clear();
       state.log.clear();
@@ -162,6 +180,9 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     metafields: (domain, ownerId) => listMetafields(shopNamed(domain), ownerId),
     addProducts(domain, products) {
       addProducts(shopNamed(domain), products);
+    },
+    removeProducts(domain, ids) {
+      removeProducts(shopNamed(domain), ids);
     },
     setBulkOperationDuration(ms) {
       setBulkOperationDuration(state, ms);

@@ -1,4 +1,5 @@
 import { emulatorUrlFor } from "./http-server";
+import type { ProductSeed } from "./products";
 import type {
   AdminCredentials,
   AppEventRecord,
@@ -38,6 +39,10 @@ export interface RemoteEmulator {
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
   metafields(shop: string, ownerId?: string): Promise<EmulatedMetafield[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
+  /** Products and variants the shop's catalogue has (nodes(ids:), metafield owners). */
+  addProducts(shop: string, products: ProductSeed[]): Promise<void>;
+  /** The merchant grants or revokes optional scopes; answers the scopes the shop has granted afterwards. */
+  setOptionalScopes(shop: string, change: { grant?: string[]; revoke?: string[] }): Promise<string[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
   revokeAdminToken(shop: string): Promise<void>;
   expireAdminToken(shop: string): Promise<void>;
@@ -99,6 +104,9 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
       (await call<{ metaobjects: EmulatedMetaobject[] }>("GET", `metaobjects?${query({ shop, type })}`)).metaobjects,
     metafields: async (shop, owner) =>
       (await call<{ metafields: EmulatedMetafield[] }>("GET", `metafields?${query({ shop, owner })}`)).metafields,
+    addProducts: (shop, products) => post("products", { shop, products }),
+    setOptionalScopes: async (shop, change) =>
+      (await call<{ granted: string[] }>("POST", "optional-scopes", { shop, ...change })).granted,
     adminCredentials: async (shop) =>
       (await call<{ adminCredentials: AdminCredentials | null }>("GET", `admin-token?${query({ shop })}`))
         .adminCredentials ?? undefined,

@@ -27,6 +27,8 @@ export interface ShopState {
   subscription: Subscription | undefined;
   metaobjects: MetaobjectStore;
   bucket: LeakyBucket;
+  /** The optional scopes (`[access_scopes] optional_scopes`) the merchant has granted; see grantedScopes. */
+  grantedOptionalScopes: Set<string>;
 }
 
 export interface EmulatorState extends RouteEnv {
@@ -37,8 +39,10 @@ export interface EmulatorState extends RouteEnv {
   apiClientId: string;
   /** Flow's side of flowTriggerReceive (flow-triggers.ts). */
   flowTriggers: FlowTriggerRecorder;
-  /** The scopes of every installation, from the app's configuration. */
+  /** The scopes every installation is granted, from the app's configuration. */
   scopes: string;
+  /** Scopes the app may ask a merchant for; a shop has them only once granted (grantOptionalScopes). */
+  optionalScopes: readonly string[];
   clientId: string | undefined;
   clientSecret: string | undefined;
   adminTokenLifetimeSeconds: number;
@@ -73,20 +77,38 @@ export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription 
       };
 }
 
+/**
+ * The scopes the shop has granted the app: the required ones at install, plus the optional ones the
+ * merchant approved. Comma-separated and sorted, as the token endpoint's `scope` reads.
+ */
+export function grantedScopes(state: EmulatorState, granted: ReadonlySet<string>): string[] {
+  const required = state.scopes.split(",").filter((scope) => scope !== "");
+  return [...new Set([...required, ...granted])].sort();
+}
+
+/** Grants (or revokes) optional scopes of the shop; a scope the app did not declare optional is refused. */
+export function setOptionalScopes(state: EmulatorState, shop: ShopState, scopes: readonly string[], granted: boolean) {
+  const undeclared = scopes.filter((scope) => !state.optionalScopes.includes(scope));
+  if (undeclared.length > 0) {
+    throw new Error(
+      `emulator: ${undeclared.join(", ")} is not in [access_scopes] optional_scopes of shopify.app.toml; a merchant can only grant those`,
+    );
+  }
+  for (const scope of scopes) {
+    if (granted) shop.grantedOptionalScopes.add(scope);
+    else shop.grantedOptionalScopes.delete(scope);
+  }
+}
+
 export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState {
+  const grantedOptionalScopes = new Set<string>();
   const adminTokens = createAdminTokens({
     now: state.now,
     lifetimeSeconds: seed.adminTokenLifetimeSeconds ?? state.adminTokenLifetimeSeconds,
-    scope: state.scopes,
+    // Read at every issue, so a token issued after a grant carries it, as the platform's `scope` does.
+    scope: () => grantedScopes(state, grantedOptionalScopes).join(","),
   });
-  if (seed.installed !== false) {
-    adminTokens.issue({
-      expiring: seed.expiringAdminToken !== false,
-      accessToken: seed.adminAccessToken,
-      refreshToken: seed.refreshToken,
-    });
-  }
-  return {
+  const shop = {
     domain: seed.domain,
     numericId: shopNumericId(seed.domain),
     adminTokens,
@@ -100,7 +122,17 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
       entryCap: () => seed.metaobjectEntryCap ?? state.metaobjectEntryCap,
     }),
     bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
+    grantedOptionalScopes,
   };
+  setOptionalScopes(state, shop, seed.grantedOptionalScopes ?? [], true);
+  if (seed.installed !== false) {
+    adminTokens.issue({
+      expiring: seed.expiringAdminToken !== false,
+      accessToken: seed.adminAccessToken,
+      refreshToken: seed.refreshToken,
+    });
+  }
+  return shop;
 }
 
 /** The figures of ShopUsage the request log does not give. */

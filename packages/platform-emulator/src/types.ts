@@ -124,6 +124,8 @@ export interface ShopSeed {
   customers?: CustomerSeed[];
   /** This shop's entry cap per metaobject definition, instead of the emulator's metaobjectEntryCap. */
   metaobjectEntryCap?: number;
+  /** Optional scopes (`[access_scopes] optional_scopes`) the merchant granted already. Default none. */
+  grantedOptionalScopes?: string[];
 }
 
 /** An installation's offline Admin API credentials, as the token endpoint hands them out. */
@@ -244,6 +246,15 @@ export interface PlatformEmulator {
   revokeAdminToken(domain: string): void;
   /** The shop's admin access tokens expire now; its refresh token still works. */
   expireAdminToken(domain: string): void;
+  /**
+   * The merchant grants (or revokes) optional scopes, as on App Bridge's `scopes.request` modal: the
+   * Admin API checks them from the next request and tokens issued afterwards carry them. Throws for
+   * a scope that is not in `[access_scopes] optional_scopes`.
+   */
+  grantOptionalScopes(domain: string, scopes: readonly string[]): void;
+  revokeOptionalScopes(domain: string, scopes: readonly string[]): void;
+  /** The scopes the shop has granted the app (required and granted optional ones), sorted. */
+  grantedScopes(domain: string): string[];
   /** The credentials issued last (seeded, refreshed or exchanged); undefined once revoked. */
   adminCredentials(domain: string): AdminCredentials | undefined;
   reset(): void;
@@ -254,8 +265,10 @@ export interface PlatformEmulator {
   importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
   /** The shop's metafields (metafieldsSet), of one owner or all. */
   metafields(domain: string, ownerId?: string): EmulatedMetafield[];
-  /** Products and variants that nodes(ids:) answers with. */
+  /** Products and variants that nodes(ids:) answers with, and metafieldsSet accepts as owners. */
   addProducts(domain: string, products: readonly ProductSeed[]): void;
+  /** The merchant deletes these products. */
+  removeProducts(domain: string, ids: readonly string[]): void;
   /** How long a bulk operation runs on the emulator's clock (default 0: done by the first poll). */
   setBulkOperationDuration(ms: number): void;
   /** The most recent requests (see requestLogLimit), oldest first. */
