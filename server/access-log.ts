@@ -19,22 +19,57 @@ const SHARED_PAGE_ROUTE = "/proxy/shared/:token";
 const SHARED_PAGE_PREFIX = "/proxy/shared/";
 
 /**
- * A request's path as the log keeps it: at most 256 characters, and a share token replaced by the
- * first 8 hex digits of its sha256 (`/proxy/shared/h:1a2b3c4d`), the hash the list stores, so a
- * line can be matched to a list without the log ever holding a link that opens it. Judged on the
- * route as matched (encoded paths included) and on the prefix (a path Remix would not match).
+ * A request's path as the log keeps it: at most 256 characters, token-shaped segments hashed
+ * (redactedSegment), and a share token replaced by the first 8 hex digits of its sha256
+ * (`/proxy/shared/h:1a2b3c4d`), the hash the list stores, so a line can be matched to a list
+ * without the log ever holding a link that opens it. Judged on the route as matched (encoded paths
+ * included) and on the prefix (a path Remix would not match).
  */
 export function loggedPath(path: string, route: string | undefined): string {
-  if (route !== SHARED_PAGE_ROUTE && !path.toLowerCase().startsWith(SHARED_PAGE_PREFIX)) return path.slice(0, 256);
+  if (route !== SHARED_PAGE_ROUTE && !path.toLowerCase().startsWith(SHARED_PAGE_PREFIX)) {
+    // Redacted before it is cut: a token cut short no longer looks like one.
+    return path.split("/").map(redactedSegment).join("/").slice(0, 256);
+  }
   const segment = path.split("/").filter(Boolean).slice(2).join("/");
+  return `${SHARED_PAGE_PREFIX}${hashed(segment)}`;
+}
+
+/** A path segment as its token's hash (`h:` and 8 hex digits of its decoded value's sha256). */
+function hashed(segment: string): string {
   let token = segment;
   try {
     token = decodeURIComponent(segment);
   } catch {
     // Not valid percent-encoding: hashed as it came.
   }
-  return `${SHARED_PAGE_PREFIX}h:${createHash("sha256").update(token).digest("hex").slice(0, 8)}`;
+  return `h:${createHash("sha256").update(token).digest("hex").slice(0, 8)}`;
 }
+
+/** A JWT's three base64url parts (its signature may be empty) or a JWE's five. */
+const JWT_SHAPED = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*){1,3}$/;
+/** An opaque credential: 32 or more base64url (or base64) characters with letters and digits mixed. */
+const OPAQUE_TOKEN = /^(?=[^/]*\d)(?=[^/]*[A-Za-z])[A-Za-z0-9_+=-]{32,}$/;
+
+/**
+ * A segment that looks like a credential (a session token pasted into a path, an access token,
+ * a share token on a path the shared page's route does not match) is logged as its hash: a log
+ * line can still be matched to what was sent, and the log never holds a credential. Product
+ * handles and the app's own segments are words with hyphens and are kept.
+ */
+function redactedSegment(segment: string): string {
+  let decoded = segment;
+  if (segment.includes("%")) {
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      // Not valid percent-encoding: judged as it came.
+    }
+  }
+  return JWT_SHAPED.test(decoded) || (OPAQUE_TOKEN.test(decoded) && !isWords(decoded)) ? hashed(segment) : segment;
+}
+
+/** Lower-case words joined by hyphens (a handle), which may hold digits but is no token. */
+const isWords = (segment: string) => /^[a-z0-9]+(?:-[a-z0-9]+)+$/.test(segment);
 
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 

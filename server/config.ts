@@ -54,6 +54,22 @@ export interface ServerConfig {
    * peer is the proxy, which must buffer headers and limit its clients itself.
    */
   maxPendingPerClient: number;
+  /**
+   * Connections from one peer address open at once, whatever they are doing, at most; more from
+   * that address are closed as they arrive. Only with trustProxy 0, as maxPendingPerClient.
+   */
+  maxConnectionsPerClient: number;
+  /**
+   * A request on a path whose credential is a signature over its body (webhooks, the Flow
+   * callback) must keep its body arriving at this many bytes a second; a slower one is answered 408.
+   */
+  minBodyBytesPerSecond: number;
+  /**
+   * Bytes of such bodies (declared, or the path's bound for a chunked one) the process takes in at
+   * once, at most, a quarter of them per client address; a request past either is answered 503
+   * with Retry-After before its body is read.
+   */
+  unauthenticatedBodyBudgetBytes: number;
   /** All request headers must have arrived within this (node's server.headersTimeout). */
   headersTimeoutMs: number;
   /** The whole request must have arrived within this (node's server.requestTimeout): a backstop. */
@@ -114,6 +130,14 @@ const ServerEnvSchema = z
       .transform((value) => (value?.trim() ? value.trim() : undefined)),
     MAX_CONNECTIONS: integer("MAX_CONNECTIONS", 1024, 1, 1_000_000),
     MAX_PENDING_PER_CLIENT: integer("MAX_PENDING_PER_CLIENT", 64, 1, 1_000_000),
+    MAX_CONNECTIONS_PER_CLIENT: integer("MAX_CONNECTIONS_PER_CLIENT", 128, 1, 1_000_000),
+    MIN_BODY_BYTES_PER_SECOND: integer("MIN_BODY_BYTES_PER_SECOND", 16_384, 1, 1_000_000_000),
+    UNAUTHENTICATED_BODY_BUDGET_MIB: integer(
+      "UNAUTHENTICATED_BODY_BUDGET_MIB",
+      32,
+      MAX_WEBHOOK_BODY_BYTES / (1024 * 1024),
+      1_000_000,
+    ),
     HEADERS_TIMEOUT_SECONDS: seconds("HEADERS_TIMEOUT_SECONDS", 5, 300),
     REQUEST_TIMEOUT_SECONDS: seconds("REQUEST_TIMEOUT_SECONDS", 30, 3600),
     BODY_TIMEOUT_SECONDS: seconds("BODY_TIMEOUT_SECONDS", 10, 3600),
@@ -168,6 +192,9 @@ export function loadServerConfig(env: Record<string, string | undefined> = proce
     host: value.HOST,
     maxConnections: value.MAX_CONNECTIONS,
     maxPendingPerClient: value.MAX_PENDING_PER_CLIENT,
+    maxConnectionsPerClient: value.MAX_CONNECTIONS_PER_CLIENT,
+    minBodyBytesPerSecond: value.MIN_BODY_BYTES_PER_SECOND,
+    unauthenticatedBodyBudgetBytes: value.UNAUTHENTICATED_BODY_BUDGET_MIB * 1024 * 1024,
     headersTimeoutMs: value.HEADERS_TIMEOUT_SECONDS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_SECONDS,
     bodyTimeoutMs: value.BODY_TIMEOUT_SECONDS,

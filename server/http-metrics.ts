@@ -23,12 +23,20 @@ export class HttpMetrics {
   });
   private readonly dropped = new Counter({
     name: "http_connections_dropped_total",
-    help: "Connections closed on arrival because MAX_CONNECTIONS were open",
+    help: "Connections closed on arrival because MAX_CONNECTIONS were open, or one address's share of them",
     registers: [this.registry],
   });
 
-  constructor(server: Server) {
+  constructor(server: Server, unauthenticatedBodyBytes: () => number) {
     collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: "http_unauthenticated_body_bytes",
+      help: "Body bytes reserved now by requests whose credential is a signature over their body (UNAUTHENTICATED_BODY_BUDGET_MIB)",
+      registers: [this.registry],
+      collect() {
+        this.set(unauthenticatedBodyBytes());
+      },
+    });
     new Gauge({
       name: "http_open_connections",
       help: "Connections open now",

@@ -47,6 +47,8 @@ export interface AppServer {
    * app's shutdown hook. `forced` says whether connections had to be cut.
    */
   shutdown(): Promise<{ forced: boolean }>;
+  /** Body bytes reserved now by requests whose credential is a signature over their body. */
+  readonly unauthenticatedBodyBytes: number;
   log(level: LogLevel, msg: string, fields?: LogFields): void;
 }
 
@@ -63,6 +65,8 @@ interface RequestState {
   context: AppLoadContext;
   /** How many body bytes this request may send (by its path); past it the server answers 413. */
   maxBodyBytes: number;
+  /** Its credential is a signature over its body (webhooks, the Flow callback): see bodyIsCredential. */
+  bodyIsCredential: boolean;
   /** Set where the server itself answers (endpoints, static files); else derived from the path. */
   route?: string;
   bodyTimedOut?: boolean;
@@ -105,6 +109,26 @@ function maxBodyBytesOf(path: string): number {
   return firstSegmentOf(path) === "webhooks" ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
 }
 
+/**
+ * Paths whose caller is known only once its whole body has been read and its HMAC checked (the
+ * platform's webhook deliveries and Flow's callbacks): until then anyone may be sending it, so
+ * their bodies must keep a minimum rate, share one budget of bytes in flight, and a refusal closes
+ * the connection. Every other path's credential is in its headers or its query.
+ */
+const BODY_CREDENTIAL_SEGMENTS = new Set(["webhooks", "flow"]);
+
+function bodyIsCredential(path: string): boolean {
+  const segment = firstSegmentOf(path);
+  // An encoded first segment may still be routed to them once decoded; nothing legitimate sends one.
+  return segment === undefined || BODY_CREDENTIAL_SEGMENTS.has(segment);
+}
+
+/** The part of UNAUTHENTICATED_BODY_BUDGET_MIB one client address may hold (at least one body's bound). */
+const UNAUTHENTICATED_BODY_SHARE = 1 / 4;
+
+/** How often a body whose credential it is is checked for keeping MIN_BODY_BYTES_PER_SECOND. */
+const BODY_RATE_CHECK_MS = 1_000;
+
 /** True when the request announces a body (Content-Length above 0, or chunked). */
 function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
@@ -119,6 +143,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const log = (level: LogLevel, msg: string, fields: LogFields = {}) => writeLine(formatLogLine(level, msg, fields));
   const routeLabels = new RouteLabels(routePatternsOf(build));
   let draining = false;
+  /** Bytes reserved by requests whose body is their credential, in flight now (reserveUnauthenticatedBody). */
+  let unauthenticatedBodyBytes = 0;
+  const unauthenticatedBodyBytesByAddress = new Map<string, number>();
+  let lastBudgetLog = 0;
 
   const app = express();
   app.disable("x-powered-by");
@@ -143,7 +171,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     },
   );
   server.maxConnections = config.maxConnections;
-  const metrics = new HttpMetrics(server);
+  const metrics = new HttpMetrics(server, () => unauthenticatedBodyBytes);
 
   let lastDropLog = 0;
   const connectionDropped = (fields: LogFields) => {
@@ -157,38 +185,45 @@ export function createAppServer(options: AppServerOptions): AppServer {
     connectionDropped({ reason: "MAX_CONNECTIONS reached", maxConnections: config.maxConnections }),
   );
 
-  // Sockets that have not sent a whole request's headers yet, per peer address. A client holding
-  // connections open with headers that never finish (until HEADERS_TIMEOUT_SECONDS) could fill
-  // MAX_CONNECTIONS alone and starve everyone else; past its own share its new connections are
-  // closed at once. A connection counts until its first request's headers are in: the platform's
-  // app proxy, a load balancer or a browser sends those in one write, so they never come near it.
-  // Behind a trusted proxy the peer is the proxy, so the share is not applied there (docs/deploy.md).
-  const pendingHeaders = new Map<string, number>();
+  // Connections per peer address: all those open, and those that have not sent a whole request's
+  // headers yet. A client holding connections open (headers that never finish, bodies dripped in
+  // past their signature check and the next request on the same socket) could fill MAX_CONNECTIONS
+  // alone and starve everyone else; past either share its new connections are closed at once.
+  // The pending share is the tighter one: the platform's app proxy, a load balancer or a browser
+  // sends a request's headers in one write, so they never come near it, while the open share
+  // leaves room for the app proxy, from which all storefront traffic arrives over a few addresses.
+  // Behind a trusted proxy the peer is the proxy, so neither share is applied there (docs/deploy.md).
+  const perAddress = new Map<string, { open: number; pending: number }>();
   const settlePending = new WeakMap<Socket, () => void>();
   if (config.trustProxy === 0) {
     server.on("connection", (socket: Socket) => {
       const address = normaliseAddress(socket.remoteAddress) ?? "unknown";
-      const pending = pendingHeaders.get(address) ?? 0;
-      if (pending >= config.maxPendingPerClient) {
+      const counts = perAddress.get(address) ?? { open: 0, pending: 0 };
+      const full =
+        counts.pending >= config.maxPendingPerClient
+          ? { reason: "MAX_PENDING_PER_CLIENT reached", maxPendingPerClient: config.maxPendingPerClient }
+          : counts.open >= config.maxConnectionsPerClient
+            ? { reason: "MAX_CONNECTIONS_PER_CLIENT reached", maxConnectionsPerClient: config.maxConnectionsPerClient }
+            : undefined;
+      if (full) {
         socket.destroy();
-        connectionDropped({
-          reason: "MAX_PENDING_PER_CLIENT reached",
-          clientAddress: address,
-          maxPendingPerClient: config.maxPendingPerClient,
-        });
+        connectionDropped({ ...full, clientAddress: address });
         return;
       }
-      pendingHeaders.set(address, pending + 1);
-      let settled = false;
+      counts.open++;
+      counts.pending++;
+      perAddress.set(address, counts);
+      let pending = true;
       const settle = () => {
-        if (settled) return;
-        settled = true;
-        const left = (pendingHeaders.get(address) ?? 1) - 1;
-        if (left > 0) pendingHeaders.set(address, left);
-        else pendingHeaders.delete(address);
+        if (!pending) return;
+        pending = false;
+        counts.pending--;
       };
       settlePending.set(socket, settle);
-      socket.once("close", settle);
+      socket.once("close", () => {
+        settle();
+        if (--counts.open === 0) perAddress.delete(address);
+      });
     });
   }
 
@@ -239,6 +274,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       log,
       context: { requestId, clientAddress, proxiedClientAddress, log } satisfies AppLoadContext,
       maxBodyBytes: maxBodyBytesOf(requestPath),
+      bodyIsCredential: bodyIsCredential(requestPath),
     };
     states.set(res, state);
     guardConnection(req, res, state);
@@ -264,7 +300,57 @@ export function createAppServer(options: AppServerOptions): AppServer {
       refuseBody(res, state);
       return true;
     }
+    if (state.bodyIsCredential && hasBody(req) && !reserveUnauthenticatedBody(req, res, state)) {
+      // 503, not RATE_LIMITED's 429: the budget is the whole process's, not this caller's share.
+      const body = errorEnvelope(
+        new ServiceError("RATE_LIMITED", "Too many unauthenticated request bodies in flight; retry shortly", {
+          status: 503,
+        }),
+      );
+      res.writeHead(503, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), "Retry-After": "1" });
+      res.end(body);
+      return true;
+    }
     return false;
+  }
+
+  /**
+   * A body whose credential it is may be held whole before its HMAC can be checked: what all such
+   * requests may hold at once is config.unauthenticatedBodyBudgetBytes, so bogus signatures cannot
+   * grow the process without bound, and one client address (read as clientAddressOf reads it, so
+   * behind a trusted proxy too) may hold a quarter of it (UNAUTHENTICATED_BODY_SHARE), so one
+   * forger cannot keep the platform's deliveries out. A request reserves its declared length (a
+   * chunked one, its path's bound) until its response is done; one past either is refused before
+   * it is read.
+   */
+  function reserveUnauthenticatedBody(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
+    const declared = req.headers["content-length"];
+    const bytes = declared === undefined ? state.maxBodyBytes : Number(declared);
+    const address = state.clientAddress ?? "unknown";
+    const byAddress = unauthenticatedBodyBytesByAddress.get(address) ?? 0;
+    const budget = config.unauthenticatedBodyBudgetBytes;
+    const share = Math.max(state.maxBodyBytes, budget * UNAUTHENTICATED_BODY_SHARE);
+    if (unauthenticatedBodyBytes + bytes > budget || byAddress + bytes > share) {
+      if (Date.now() - lastBudgetLog > 60_000) {
+        lastBudgetLog = Date.now();
+        log("warn", "unauthenticated body budget reached", {
+          clientAddress: address,
+          inFlight: unauthenticatedBodyBytes,
+          inFlightFromAddress: byAddress,
+          budget,
+        });
+      }
+      return false;
+    }
+    unauthenticatedBodyBytes += bytes;
+    unauthenticatedBodyBytesByAddress.set(address, byAddress + bytes);
+    res.once("close", () => {
+      unauthenticatedBodyBytes -= bytes;
+      const left = (unauthenticatedBodyBytesByAddress.get(address) ?? bytes) - bytes;
+      if (left > 0) unauthenticatedBodyBytesByAddress.set(address, left);
+      else unauthenticatedBodyBytesByAddress.delete(address);
+    });
+    return true;
   }
 
   function refuseBody(res: ServerResponse, state: RequestState): void {
@@ -288,7 +374,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const expectsBody = hasBody(req);
     const writeHead = res.writeHead;
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-      if (draining) this.setHeader("Connection", "close");
+      // A refused signature closes its connection: a forger does not keep a socket to send the next one on.
+      const status = typeof args[0] === "number" ? args[0] : this.statusCode;
+      if (draining || (state.bodyIsCredential && status === 401)) this.setHeader("Connection", "close");
       if (expectsBody && !req.complete && !this.headersSent) {
         if (!state.bodyTimedOut) state.refusedEarly = true;
         this.setHeader("Connection", "close");
@@ -310,20 +398,46 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
     if (!expectsBody || req.complete) return;
 
-    const timer = setTimeout(() => {
-      if (req.complete || res.writableEnded) return;
+    const bodyTooSlow = (message: string) => {
       state.bodyTimedOut = true;
       if (res.headersSent) {
         socket.destroy();
         return;
       }
-      const body = envelope(
-        "VALIDATION_ERROR",
-        `Request body not received within ${secondsText(config.bodyTimeoutMs)}`,
-      );
+      const body = envelope("VALIDATION_ERROR", message);
       res.writeHead(408, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
       res.end(body);
+    };
+    const timer = setTimeout(() => {
+      if (req.complete || res.writableEnded) return;
+      bodyTooSlow(`Request body not received within ${secondsText(config.bodyTimeoutMs)}`);
     }, config.bodyTimeoutMs);
+    res.once("close", () => clearTimeout(timer));
+    if (state.bodyIsCredential) checkBodyRate(req, res, bodyTooSlow);
+  }
+
+  /**
+   * A body whose credential it is must have arrived at config.minBodyBytesPerSecond, counted from
+   * the request's start, at each check: one dripped in (8 bytes over 9 s, just inside the body
+   * deadline) held its connection and its budget for nothing. Counted on the socket, so the check
+   * neither reads the body nor depends on who does.
+   */
+  function checkBodyRate(req: IncomingMessage, res: ServerResponse, tooSlow: (message: string) => void): void {
+    const socket = req.socket;
+    const startBytes = socket.bytesRead;
+    let checks = 0;
+    let timer: NodeJS.Timeout;
+    const check = () => {
+      if (req.complete || res.writableEnded) return;
+      checks++;
+      const expected = (config.minBodyBytesPerSecond * checks * BODY_RATE_CHECK_MS) / 1000;
+      if (socket.bytesRead - startBytes < expected) {
+        tooSlow(`Request body slower than ${config.minBodyBytesPerSecond} bytes a second`);
+        return;
+      }
+      timer = setTimeout(check, BODY_RATE_CHECK_MS);
+    };
+    timer = setTimeout(check, BODY_RATE_CHECK_MS);
     res.once("close", () => clearTimeout(timer));
   }
 
@@ -543,6 +657,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     server,
     get draining() {
       return draining;
+    },
+    get unauthenticatedBodyBytes() {
+      return unauthenticatedBodyBytes;
     },
     log,
     async listen() {

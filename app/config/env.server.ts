@@ -53,6 +53,15 @@ const EnvSchema = z.object({
     .min(60, "RETENTION_SECONDS: at least 60")
     .max(31_536_000, "RETENTION_SECONDS: at most 31536000 (a year)")
     .default(2_592_000),
+  // How many entries each metaobject definition may hold per shop: the platform's limit
+  // (shopify.dev, "Metaobject limits": 1,000,000, raised before, changelog 2025-10-24), which the
+  // setup page measures the app's records against. Set only if the platform changes it, or lower
+  // in a sandbox whose emulated platform caps lower.
+  METAOBJECT_ENTRY_CAP: z.coerce
+    .number("METAOBJECT_ENTRY_CAP: a number of entries")
+    .int()
+    .positive("METAOBJECT_ENTRY_CAP: at least 1")
+    .default(1_000_000),
   // The sandbox's emulated platform. Only a loopback address is accepted, so a stray setting can
   // never send a shop's tokens to another host; a production deployment leaves it unset.
   SANDBOX_PLATFORM_URL: z

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { isServiceError } from "~/lib/errors";
-import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { chooseOverage } from "~/services/billing/overage-choice.server";
 import { MAX_OVERAGE_CAP_USD, type Plan } from "~/services/plans";
 import { parseFormBody } from "./request-input.server";
@@ -13,28 +12,21 @@ const OverageActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-export type OverageActionResult =
-  { ok: true; confirmationUrl: string | null } | { ok: false; code: string; message: string };
+export type OverageActionResult = { ok: true } | { ok: false; code: string; message: string };
 
 /**
  * The plans page's overage form. A ServiceError becomes a result the page shows; anything else
  * (the library's re-authentication Responses) is rethrown.
  */
-export async function overageAction(
-  admin: AdminGraphqlClient,
-  shop: string,
-  plan: Plan,
-  request: Request,
-): Promise<OverageActionResult> {
+export async function overageAction(shop: string, plan: Plan, request: Request): Promise<OverageActionResult> {
   try {
     const input = await parseFormBody(request, OverageActionSchema);
-    const outcome = await chooseOverage(
+    await chooseOverage(
       shop,
       plan,
-      admin,
       input.intent === "overage-off" ? { enabled: false } : { enabled: true, capCents: Math.round(input.capUsd * 100) },
     );
-    return { ok: true, confirmationUrl: outcome.confirmationUrl ?? null };
+    return { ok: true };
   } catch (error) {
     if (!isServiceError(error)) throw error;
     return { ok: false, code: error.code, message: error.message };

@@ -95,6 +95,17 @@ export function offlineAdminClient(shop: string): AdminGraphqlClient {
 }
 
 /**
+ * The platform refused a field for a scope the shop has not granted (ACCESS_DENIED, shopify.dev
+ * "Access scopes"): the cause of the ServiceError, so a caller can tell it from a passing failure.
+ */
+export class PlatformAccessDenied extends Error {
+  override name = "PlatformAccessDenied";
+}
+
+export const isAccessDenied = (error: unknown): boolean =>
+  error instanceof ServiceError && error.cause instanceof PlatformAccessDenied;
+
+/**
  * A mutation the platform answered without its result: its userErrors (or no payload at all) go
  * into the cause, for the log; the caller sees a retryable upstream error with `message`.
  */
@@ -200,6 +211,12 @@ async function attemptAdminGraphql<Data>(
   if (errors.some((error) => error.extensions?.code === "THROTTLED")) {
     countPlatformThrottled();
     return { throttledForMs: throttleWaitMs(cost) };
+  }
+  const denied = errors.find((error) => error.extensions?.code === "ACCESS_DENIED");
+  if (denied) {
+    throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The shop has not granted the access this needs", {
+      cause: new PlatformAccessDenied(denied.message ?? "access denied"),
+    });
   }
   if (errors.length > 0 || !body.data) {
     throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The commerce platform refused the request; retry shortly", {

@@ -15,7 +15,7 @@ import {
   Text,
   TextField,
 } from "@shopify/polaris";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { pageTitle } from "~/components/page-title";
 import { overageAction, type OverageActionResult } from "~/edge/admin-overage.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
@@ -26,13 +26,13 @@ import { MAX_OVERAGE_CAP_USD } from "~/services/plans";
 export const meta = pageTitle("Plans");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { shop, plan, admin } = await requireAdminShop(request);
-  return { ...getPlansOverview(shop, plan), usage: await getOverageOverview(shop, plan, admin) };
+  const { shop, plan } = await requireAdminShop(request);
+  return { ...getPlansOverview(shop, plan), usage: await getOverageOverview(shop, plan) };
 };
 
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, plan, admin } = await requireAdminShop(request);
-  return overageAction(admin, shop, plan, request);
+  const { shop, plan } = await requireAdminShop(request);
+  return overageAction(shop, plan, request);
 };
 
 const number = (value: number) => value.toLocaleString("en-US");
@@ -61,12 +61,8 @@ function UsageCard({ usage }: { usage: Usage }) {
 
 function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
   const fetcher = useFetcher<OverageActionResult>();
-  const [cap, setCap] = useState(((overage.requestedCapCents ?? overage.blockPriceCents * 10) / 100).toFixed(2));
+  const [cap, setCap] = useState(((overage.capCents ?? overage.blockPriceCents * 10) / 100).toFixed(2));
   const result = fetcher.data;
-  useEffect(() => {
-    // The platform's approval page is on the admin: it opens top-level, not inside the app's iframe.
-    if (result?.ok && result.confirmationUrl) window.open(result.confirmationUrl, "_top");
-  }, [result]);
   const busy = fetcher.state !== "idle";
   return (
     <BlockStack gap="300">
@@ -74,20 +70,17 @@ function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
         Keep serving past the budget
       </Text>
       <Text as="p" tone="subdued">
-        {`With overage on, requests past the budget are billed by Shopify at ${dollars(overage.blockPriceCents)} per ${number(overage.blockRequests)} requests begun, up to the capped amount you approve. When the cap is reached, requests are refused until the month ends or you approve a higher cap.`}
+        {`With overage on, requests past the budget are billed by Shopify with your plan, at ${dollars(overage.blockPriceCents)} per ${number(overage.blockRequests)} requests begun, as the usage price on Shopify's plan page says. The app stops at the monthly cap you set here: past it, requests are refused until the month ends or you raise the cap.`}
       </Text>
       <Text as="p">
-        {`Overage is ${overage.enabled ? "on" : "off"}. Charged this billing period: ${dollars(overage.balanceUsedCents)} of the ${dollars(overage.approvedCapCents)} cap you approved.`}
+        {overage.enabled && overage.capCents !== null
+          ? `Overage is on, capped at ${dollars(overage.capCents)} a month.`
+          : "Overage is off."}
       </Text>
-      {overage.enabled &&
-      overage.requestedCapCents !== null &&
-      overage.requestedCapCents !== overage.approvedCapCents ? (
-        <Banner tone="warning">{`You asked for a cap of ${dollars(overage.requestedCapCents)}, which you have not approved on Shopify yet.`}</Banner>
-      ) : null}
       {result && !result.ok ? <Banner tone="critical">{result.message}</Banner> : null}
       <InlineStack gap="300" blockAlign="end">
         <TextField
-          label="Capped amount each billing period (USD)"
+          label="Monthly cap (USD)"
           type="number"
           min={1}
           max={MAX_OVERAGE_CAP_USD}
@@ -108,6 +101,10 @@ function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
             Turn overage off
           </Button>
         ) : null}
+        {/* The plan page is on admin.shopify.com: it must open top-level, not inside the app's iframe. */}
+        <Button url={overage.pricingPlansUrl} target="_top" variant="plain">
+          See the usage price on Shopify
+        </Button>
       </InlineStack>
     </BlockStack>
   );

@@ -9,18 +9,22 @@ import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { lowStockAction, type LowStockActionResult } from "~/edge/admin-low-stock.server";
 import { readLowStockThreshold } from "~/services/installs/shop-state.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
+import { readStorageUsage } from "~/services/merchant-pages/storage-usage.server";
+import { savedByStatus } from "~/services/saved-by/saved-by-grant.server";
 import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
 
 export const meta = pageTitle("Setup");
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { shop, plan } = await requireAdminShop(request);
+  const { shop, plan, admin } = await requireAdminShop(request);
   const env = getEnv();
   return {
     plan: plan.key,
     ...buildSetupGuide({ shop, plan, appUrl: env.SHOPIFY_APP_URL, apiKey: env.SHOPIFY_API_KEY }),
     flowTriggers: await flowTriggerStatuses(shop),
     lowStockThreshold: await readLowStockThreshold(shop),
+    storage: await readStorageUsage(shop, admin),
+    savedBy: await savedByStatus(shop),
     // Flow in the shop's admin: the one documented link. A template's deep link needs a released
     // flow_template (a .flow exported from the Flow editor) and has no documented URL form; neither
     // has pre-selecting a trigger (docs/reach.md, "Flow templates: not shipped, and why").
@@ -154,12 +158,121 @@ function FlowSection({
   );
 }
 
+type Storage = ReturnType<typeof useLoaderData<typeof loader>>["storage"];
+
+const STORAGE_TONES = { ok: undefined, warning: "caution", full: "critical" } as const;
+
+const count = (value: number) => value.toLocaleString("en-US");
+
+/** Each of the app's stored records against the platform's cap, with what to do as one nears it. */
+function StorageSection({ storage }: { storage: Storage }) {
+  if (!storage) {
+    return (
+      <TitledCard title="Storage">
+        <Text as="p" tone="subdued">
+          The platform did not say how much of its storage the app uses; reload the page to try again.
+        </Text>
+      </TitledCard>
+    );
+  }
+  const cap = count(storage[0]!.cap);
+  return (
+    <TitledCard title="Storage">
+      <Text as="p">
+        The platform stores at most {cap} entries of each kind for Saved Items in your shop. Removed items stay stored,
+        and count, until they are deleted.
+      </Text>
+      {storage.map((record) =>
+        record.level === "full" ? (
+          <Banner key={record.name} tone="critical" title={`${record.name}: storage full`}>
+            {`Your shop holds the ${cap} ${record.name.toLowerCase()} the platform allows, so shoppers' saves that need a new one are refused with a message that the store's storage is full. Everything already saved stays, and shoppers can still see and remove it. Contact Saved Items support to free room.`}
+          </Banner>
+        ) : record.level === "warning" ? (
+          <Banner key={record.name} tone="warning" title={`${record.name}: ${record.percentUsed}% of storage used`}>
+            {`At ${cap}, shoppers' saves that need a new entry will be refused. Contact Saved Items support to free room before then.`}
+          </Banner>
+        ) : null,
+      )}
+      <BlockStack gap="100">
+        {storage.map((record) => (
+          <InlineStack key={record.name} align="space-between">
+            <Text as="span">{record.name}</Text>
+            <Text as="span" tone={STORAGE_TONES[record.level]}>
+              {`${count(record.used)} of ${cap} (${record.percentUsed}%)`}
+            </Text>
+          </InlineStack>
+        ))}
+      </BlockStack>
+    </TitledCard>
+  );
+}
+
+type SavedByStatus = ReturnType<typeof useLoaderData<typeof loader>>["savedBy"];
+
+/**
+ * "Saved by N shoppers" writes a product metafield, which needs write_products: an optional scope
+ * the merchant grants here, through App Bridge's permission modal (`shopify.scopes.request`). The
+ * post after it reads the grant back at once. Without App Bridge (the sandbox) the button only
+ * reads the grant, which the emulator's own grant page or endpoint stands in for.
+ */
+function SavedBySection({ savedBy }: { savedBy: SavedByStatus }) {
+  const fetcher = useFetcher<SavedByStatus>();
+  const [declined, setDeclined] = useState(false);
+  const granted = fetcher.data?.granted ?? savedBy.granted;
+  const turnOn = async () => {
+    if (typeof shopify !== "undefined") {
+      const { result } = await shopify.scopes.request([savedBy.scope]);
+      setDeclined(result !== "granted-all");
+      if (result !== "granted-all") return;
+    }
+    fetcher.submit(null, { method: "post", action: "/app/saved-by-scope" });
+  };
+  return (
+    <TitledCard title='"Saved by N shoppers"'>
+      <Text as="p">
+        The theme's Saved by block shows on a product page how many shoppers saved the product, once at least 5 have.
+        The app keeps that count in a product metafield, which needs permission to edit products; it changes nothing
+        else on them.
+      </Text>
+      {granted ? (
+        <Banner tone="success">On: counts reach product pages within minutes of a save.</Banner>
+      ) : (
+        <>
+          {declined && <Banner tone="warning">Permission not granted: the count stays off.</Banner>}
+          <Box>
+            <Button variant="primary" onClick={turnOn} loading={fetcher.state !== "idle"}>
+              Turn on the count
+            </Button>
+          </Box>
+        </>
+      )}
+    </TitledCard>
+  );
+}
+
 export default function Setup() {
-  const { themeEditorUrl, storefrontProxyUrl, headless, customerAccount, flowTriggers, flowUrl, lowStockThreshold } =
-    useLoaderData<typeof loader>();
+  const {
+    themeEditorUrl,
+    storefrontProxyUrl,
+    headless,
+    customerAccount,
+    flowTriggers,
+    flowUrl,
+    lowStockThreshold,
+    storage,
+    savedBy,
+  } = useLoaderData<typeof loader>();
+  // Near or at the cap it comes first: the merchant must act before shoppers' saves fail.
+  const storageSection = (
+    <Layout.Section>
+      <StorageSection storage={storage} />
+    </Layout.Section>
+  );
+  const storageAlert = storage?.some((record) => record.level !== "ok") ?? false;
   return (
     <Page title="Setup" backAction={{ content: "Home", url: "/app" }}>
       <Layout>
+        {storageAlert && storageSection}
         <Layout.Section>
           <TitledCard title="Online Store: add the Save button">
             <Text as="p">
@@ -173,6 +286,9 @@ export default function Setup() {
               </Button>
             </Box>
           </TitledCard>
+        </Layout.Section>
+        <Layout.Section>
+          <SavedBySection savedBy={savedBy} />
         </Layout.Section>
         <Layout.Section>
           <ChannelSection
@@ -191,6 +307,7 @@ export default function Setup() {
         <Layout.Section>
           <FlowSection flowTriggers={flowTriggers} flowUrl={flowUrl} lowStockThreshold={lowStockThreshold} />
         </Layout.Section>
+        {!storageAlert && storageSection}
       </Layout>
     </Page>
   );

@@ -73,21 +73,30 @@ export function planFor(key: string): Plan {
 }
 
 /**
- * Overage (docs/decisions/0008-overage-billing.md): a paid plan's shop whose merchant turned it on
- * keeps being served past the monthly budget, billed per block of requests begun, in US cents,
- * up to the capped amount the merchant approved on the platform. Free has no overage.
+ * Overage (docs/decisions/0008-overage-billing.md, 0018-overage-on-app-pricing.md): a paid plan's
+ * shop whose merchant turned it on keeps being served past the monthly budget, billed per block of
+ * requests begun, in US cents, up to the merchant's monthly cap. Free has no overage.
  */
 export const OVERAGE_BLOCK_REQUESTS = 1_000;
+/**
+ * The usage meter of the app's Shopify App Pricing configuration (Partner Dashboard, Pricing):
+ * one unit is one block of OVERAGE_BLOCK_REQUESTS requests, at OVERAGE_BLOCK_PRICE_CENTS of the
+ * shop's plan. The Partner Dashboard must hold exactly this handle and these prices.
+ */
+export const OVERAGE_METER_HANDLE = "overage_blocks";
 export const OVERAGE_BLOCK_PRICE_CENTS: Readonly<Partial<Record<PlanKey, number>>> = {
   starter: 200,
   pro: 150,
   scale: 100,
 };
 
-/** The highest capped amount the plans page asks for, in USD: a typing slip must not approve thousands. */
+/** The highest monthly cap the plans page takes, in USD: a typing slip must not allow thousands. */
 export const MAX_OVERAGE_CAP_USD = 1_000;
 
 /** The block price of the plan's overage in cents, or undefined when the plan has none. */
 export function overageBlockPriceCents(plan: Plan): number | undefined {
   return OVERAGE_BLOCK_PRICE_CENTS[plan.key];
 }
+
+/** The overage meter as the Partner Dashboard's pricing configuration holds it (the sandbox and tests give it to the emulator). */
+export const OVERAGE_METER = { handle: OVERAGE_METER_HANDLE, unitPriceCents: OVERAGE_BLOCK_PRICE_CENTS };

@@ -21,8 +21,13 @@ export const setAttr = (element: Element, name: string, value: string | boolean)
 export const listen = (target: EventTarget, type: string, listener: (event: Event) => void, capture?: boolean): void =>
   target.addEventListener(type, listener, capture);
 
-/** Same-site paths and https URLs only: a snapshot is whatever a client stored. */
-export const isSafeUrl = (url: unknown): url is string => typeof url === "string" && /^(\/(?!\/)|https:\/\/)/.test(url);
+/**
+ * Same-site paths and https URLs only: a snapshot is whatever a client stored. A browser reads a
+ * backslash as a slash and drops tabs and newlines anywhere in a URL, so "/\host" and
+ * "/<TAB>/host" are "//host", another site: neither may appear at all.
+ */
+export const isSafeUrl = (url: unknown): url is string =>
+  typeof url === "string" && !/[\t\n\r\\]/.test(url) && /^(\/(?!\/)|https:\/\/)/.test(url);
 
 /**
  * localStorage, or nothing where the browser refuses it (private mode, blocked storage, a full

@@ -15,8 +15,16 @@ const SAVES = 2_400;
 const POPULAR_OF_FIVE = 3;
 /** One sweep of the app's timer (SAVED_BY_SWEEP_INTERVAL_MS) and a margin for its flush. */
 const SWEEP_WAIT_MS = 40_000;
-/** The documents of the saved-by count (its searches for savers and its metafield writes), background work. */
-export const SAVED_BY_COUNT_DOCUMENTS = /SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/;
+/**
+ * The documents of the saved-by count (the read of which products exist, its searches for savers
+ * and its metafield writes), background work.
+ */
+export const SAVED_BY_COUNT_DOCUMENTS =
+  /SavedItemsExistingProducts|SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/;
+/** The popular products: only products the shop has get a count, so they are added to its catalogue. */
+const POPULAR_PRODUCTS = Array.from({ length: (SAVES / CUSTOMERS) * POPULAR_OF_FIVE }, (_, index) =>
+  product(9_000_000 + index),
+);
 
 function savedProduct(index: number): string {
   const slot = index % 5; // a customer's slot, as CUSTOMERS is a multiple of 5
@@ -32,6 +40,10 @@ export async function measureSavedByCost(options: {
 }): Promise<void> {
   const { sandbox, instanceUrl, agent, concurrency } = options;
   console.error("measuring the saved-by count's platform requests per save...");
+  await sandbox.emulator.addProducts(
+    SAVED_BY_SHOP,
+    POPULAR_PRODUCTS.map((id) => ({ id, title: id, totalInventory: 1, variants: [] })),
+  );
   await sandbox.emulator.clearRequests();
   const result = await closedLoop({
     agent,

@@ -2,6 +2,8 @@
 // headless exchange, renewal before expiry, one exchange for concurrent callers, the retry rules
 // and the typed errors. The customer-account side is tests/extensions/service-client.test.ts,
 // through the extension that uses it.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, expectTypeOf, test } from "vitest";
 import {
   createHeadlessClient,
@@ -12,11 +14,14 @@ import {
   type Schemas,
   type ServiceErrorCode,
 } from "../../packages/client/src/index";
+import { platformServer } from "../support/platform";
 import { deferred, fail, FakeClock, FakeService, ok, page } from "../extensions/fakes";
 
 const APP = "https://saved-items.example";
 const EXCHANGE = "/api/headless/auth/exchange";
 const SAVE = "/api/headless/save";
+const TOGGLE = "/api/headless/toggle";
+const BATCH = "/api/headless/batch";
 const LIST = "/api/headless/list";
 const CREDENTIALS = { shop: "demo.myshopify.com", customerAccountAccessToken: "cat-1001" };
 const ITEM = {
@@ -199,6 +204,101 @@ describe("retries", () => {
     await rejection(client.save(ITEM));
     expect(service.to(SAVE)).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe("an operation whose outcome is unknown", () => {
+  test("a toggle answered 502 (it may have been applied) is not repeated: the typed error goes to the caller", async () => {
+    const { clock, service, client } = setup();
+    service.on(EXCHANGE, grant(clock.time)).on(TOGGLE, fail(502, "PLATFORM_UPSTREAM_ERROR", true), ok({}));
+    expect(await rejection(client.toggle(ITEM))).toMatchObject({ code: "PLATFORM_UPSTREAM_ERROR" });
+    expect(service.to(TOGGLE)).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  test("a toggle refused before it ran (RATE_LIMITED), or whose exchange failed, is repeated", async () => {
+    const { clock, service, client } = setup();
+    service
+      .on(EXCHANGE, fail(502, "PLATFORM_UPSTREAM_ERROR", true), grant(clock.time))
+      .on(TOGGLE, fail(429, "RATE_LIMITED", true), ok({ state: "active" }));
+    expect(await client.toggle(ITEM)).toEqual({ state: "active" });
+    expect(service.to(EXCHANGE)).toHaveLength(2);
+    expect(service.to(TOGGLE)).toHaveLength(2);
+  });
+
+  test("a batch holding a toggle is not repeated after a 500; one of saves and removes is", async () => {
+    const { clock, service, client } = setup();
+    service
+      .on(EXCHANGE, grant(clock.time))
+      .on(BATCH, fail(500, "INTERNAL_ERROR", true), fail(500, "INTERNAL_ERROR", true), ok({ results: [] }));
+    const withToggle = { operations: [{ action: "toggle" as const, ...ITEM }] };
+    expect(await rejection(client.batch(withToggle))).toMatchObject({ code: "INTERNAL_ERROR" });
+    expect(service.to(BATCH)).toHaveLength(1);
+    const saves = { operations: [{ action: "save" as const, ...ITEM }] };
+    expect(await client.batch(saves)).toEqual({ results: [] });
+    expect(service.to(BATCH)).toHaveLength(3);
+  });
+
+  test("a save answered 502 is repeated: saving twice leaves the same state", async () => {
+    const { clock, service, client } = setup();
+    service
+      .on(EXCHANGE, grant(clock.time))
+      .on(SAVE, fail(502, "PLATFORM_UPSTREAM_ERROR", true), ok({ state: "active" }));
+    expect(await client.save(ITEM)).toEqual({ state: "active" });
+    expect(service.to(SAVE)).toHaveLength(2);
+  });
+});
+
+describe("where the client sends tokens", () => {
+  test("baseUrl must be https, or http on localhost", () => {
+    const make = (baseUrl: string) => () => createHeadlessClient({ baseUrl, credentials: () => CREDENTIALS });
+    expect(make("http://saved-items.example")).toThrow(TypeError);
+    expect(make("ftp://saved-items.example")).toThrow(TypeError);
+    expect(make("not a url")).toThrow(TypeError);
+    for (const allowed of [
+      "https://saved-items.example",
+      "http://localhost:3000",
+      "http://127.0.0.1:3000",
+      "http://[::1]:3000",
+    ]) {
+      expect(make(allowed)).not.toThrow();
+    }
+  });
+
+  test("a redirect from the base URL is refused, over real sockets: the exchange's body never reaches where it points", async () => {
+    // node's own fetch: the platform mock's interception of fetch never settles a manual redirect.
+    platformServer.close();
+    const elsewhere: string[] = [];
+    const target = http.createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        elsewhere.push(body);
+        response.writeHead(200, { "Content-Type": "application/json" }).end('{"ok":true,"data":{}}');
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.2", resolve));
+    const targetPort = (target.address() as AddressInfo).port;
+    const redirecting = http.createServer((request, response) => {
+      request.resume();
+      response.writeHead(307, { Location: `http://127.0.0.2:${targetPort}${request.url}` }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = createHeadlessClient({
+        baseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`,
+        credentials: () => CREDENTIALS,
+      });
+      expect(await rejection(client.list({ context: "wishlist" }))).toMatchObject({
+        code: "REDIRECT_REFUSED",
+        status: 307,
+        retryable: false,
+      });
+      expect(elsewhere).toEqual([]);
+    } finally {
+      redirecting.close();
+      target.close();
+    }
   });
 });
 

@@ -16,7 +16,7 @@ const envExample = read(".env.example");
 const readme = read("README.md");
 const merchants = read("docs/merchants.md");
 const appToml = parse(read("shopify.app.toml")) as {
-  access_scopes: { scopes: string };
+  access_scopes: { scopes: string; optional_scopes?: string[] };
   webhooks: { subscriptions: { topics?: string[]; compliance_topics?: string[]; uri: string }[] };
 };
 
@@ -118,10 +118,16 @@ describe("docs/deploy.md, deploying the customer-account extension", () => {
 });
 
 describe("README.md", () => {
-  test("lists exactly the scopes of shopify.app.toml, each with a reason", () => {
+  test("lists exactly the scopes of shopify.app.toml, required and optional, each with a reason", () => {
     const rows = tableRows("Scope", readme);
-    expect([...rows.keys()].join(",")).toBe(normaliseScopes(appToml.access_scopes.scopes));
-    for (const [scope, [why]] of rows) expect(why, scope).not.toBe("");
+    const optional = appToml.access_scopes.optional_scopes ?? [];
+    const all = normaliseScopes([appToml.access_scopes.scopes, ...optional].join(","));
+    expect([...rows.keys()].join(",")).toBe(all);
+    for (const [scope, [why]] of rows) {
+      expect(why, scope).not.toBe("");
+      // A merchant grants an optional scope only when asked: the table must say which those are.
+      expect(why!.startsWith("optional"), scope).toBe(optional.includes(scope));
+    }
   });
 
   test("lists exactly the webhook topics of shopify.app.toml, each with a reason", () => {

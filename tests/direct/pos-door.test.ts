@@ -86,7 +86,7 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
     expect(log).toMatchObject({ staff: STAFF_USER, channel: "point-of-sale", operation: "list", shop: DEMO_SHOP });
   });
 
-  test("no token is AUTH_REQUIRED; a bad signature, an expired token or another app's audience is INVALID_TOKEN", async () => {
+  test("no token is AUTH_REQUIRED; a bad signature, an expired token, another app's audience or an iss that is not dest's admin is INVALID_TOKEN", async () => {
     await givenDirectShop({ plan: "pro" });
     const now = Math.floor(Date.now() / 1000);
     expect(await posList(null)).toMatchObject({ status: 401, body: errorEnvelope("AUTH_REQUIRED") });
@@ -96,6 +96,10 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
       "not yet valid": await aPosToken({ nbf: now + 120 }),
       "wrong aud": await aPosToken({ aud: "another-app" }),
       "no shop": await aPosToken({ dest: undefined }),
+      // The session-token guide asks that iss and dest name the same shop.
+      "iss another shop's admin": await aPosToken({ iss: "https://other.myshopify.com/admin" }),
+      "no iss": await aPosToken({ iss: undefined }),
+      "iss the shop, not its admin": await aPosToken({ iss: `https://${DEMO_SHOP}` }),
       // A customer-account extension's token is signed with the same secret: its sub is no staff user.
       "customer-account token": await aSessionToken(),
     };

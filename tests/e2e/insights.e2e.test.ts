@@ -5,13 +5,13 @@
 // hydration, so the refresh is driven from here with a session token, as App Bridge would.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 import { BROWSER_AGENT, runInsightsOperation } from "../support/insights";
+import { withAdminSession } from "../support/session-token";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 
@@ -39,13 +39,13 @@ describe.skipIf(browserMissing)(browserTestTitle("the Insights page in headless 
   }, 30_000);
 
   async function open(store: string) {
-    const credentials = {
-      store,
+    const app = {
+      shop: `${store}.myshopify.com`,
       apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
-      apiSecretKey: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
+      apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
     };
     const request = new Request(new URL("/app/insights", sandbox.url));
-    await page.goto((await setUpValidRequest({ type: RequestType.Admin, ...credentials }, request)).url, {
+    await page.goto((await withAdminSession(request, app, "document")).url, {
       waitUntil: "load",
     });
   }

@@ -641,9 +641,10 @@ describe.skipIf(browserMissing)(
       const beanieSavers = ["7006", "7007", "7008", "7009"];
       for (const customer of toteSavers) await proxyCall(customer, "save", tote, shop);
       for (const customer of beanieSavers) await proxyCall(customer, "save", beanie, shop);
-      // Enough saves and removals to pay for a recount at one request per 10 (two products: three
-      // requests, 30 marks), so the next sweep (every 30 s) flushes without waiting out the 5 minutes.
-      for (const round of [1, 2]) {
+      // Enough saves and removals to pay for a recount at one request per 10 (two products: the read
+      // of which exist, two counts and a write, four requests, 40 marks), so the next sweep (every
+      // 30 s) flushes without waiting out the 5 minutes. The seed's shop granted write_products.
+      for (const round of [1, 2, 3]) {
         for (const customer of round === 1 ? [...toteSavers, ...beanieSavers] : toteSavers) {
           const body = toteSavers.includes(customer) ? tote : beanie;
           await proxyCall(customer, "toggle", body, shop); // off

@@ -1,9 +1,9 @@
 // Opening the embedded admin pages of a running sandbox in Chromium, as the admin's iframe opens
 // them: a document request carrying a valid session token (id_token) signed with the sandbox's secret.
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { BROWSER_AGENT } from "../support/insights";
+import { withAdminSession } from "../support/session-token";
 
 export const ADMIN_PAGES = [
   { name: "Home", path: "/app" },
@@ -14,13 +14,12 @@ export const ADMIN_PAGES = [
 
 /** A signed admin URL of `pagePath` for the seeded shop `store` (its name without .myshopify.com). */
 export async function adminUrl(baseUrl: string, pagePath: string, store = "demo"): Promise<string> {
-  const credentials = {
-    type: RequestType.Admin,
-    store,
+  const app = {
+    shop: `${store}.myshopify.com`,
     apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
-    apiSecretKey: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
-  } as const;
-  return (await setUpValidRequest(credentials, new Request(new URL(pagePath, baseUrl)))).url;
+    apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
+  };
+  return (await withAdminSession(new Request(new URL(pagePath, baseUrl)), app, "document")).url;
 }
 
 /**

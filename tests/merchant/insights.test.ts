@@ -1,4 +1,3 @@
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { InsightsActionResult } from "~/edge/admin-insights.server";
 import { clock } from "~/lib/clock";
@@ -8,6 +7,7 @@ import { HISTORY_DAYS, LISTS_BUCKETS, TOP_ENTRIES } from "~/services/insights/ag
 import { TEST_ENV } from "../setup/test-env";
 import { seedSavedItems, type GeneratedItem, type GeneratedShop } from "@saved-items/sandbox/saved-items-seed";
 import { loadAdmin } from "../support/admin";
+import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
@@ -28,14 +28,10 @@ afterEach(() => vi.restoreAllMocks());
 
 /** A fetcher submission from the embedded admin: a form post with App Bridge's session token. */
 async function post(fields: Record<string, string>, forShop = shop): Promise<InsightsActionResult> {
-  const request = await setUpValidRequest(
-    {
-      type: RequestType.Bearer,
-      store: forShop.replace(/\.myshopify\.com$/, ""),
-      apiKey: TEST_ENV.SHOPIFY_API_KEY,
-      apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
-    },
+  const request = await withAdminSession(
     new Request(new URL("/app/insights", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+    { shop: forShop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+    "bearer",
   );
   return action({ request, params: {}, context: {} });
 }

@@ -227,6 +227,20 @@ describe("control endpoints", () => {
     ]);
   });
 
+  it("add products and grant optional scopes, which the Admin API then checks", async () => {
+    const product = "gid://shopify/Product/5";
+    await remote.addProducts(TEST_SHOP, [{ id: product, title: "Shoe", totalInventory: 1, variants: [] }]);
+    const set = `mutation S($m: [MetafieldsSetInput!]!) { metafieldsSet(metafields: $m) { userErrors { code } } }`;
+    const write = () =>
+      postAdmin(via(adminUrl()), TOKEN, set, {
+        m: [{ ownerId: product, namespace: "$app", key: "saved_by", type: "number_integer", value: "5" }],
+      });
+    expect((await write()).body.errors?.[0]?.extensions?.code).toBe("ACCESS_DENIED");
+    expect(await remote.setOptionalScopes(TEST_SHOP, { grant: ["write_products"] })).toContain("write_products");
+    expect((await write()).body.data.metafieldsSet).toEqual({ userErrors: [] });
+    await expect(remote.setOptionalScopes(TEST_SHOP, { grant: ["write_orders"] })).rejects.toThrow(/optional_scopes/);
+  });
+
   it("expire and revoke admin tokens, switch plans and throttling, count and clear requests", async () => {
     await remote.expireAdminToken(TEST_SHOP);
     expect((await postAdmin(via(adminUrl()), TOKEN, `{ shop { id } }`)).status).toBe(401);

@@ -1,36 +1,73 @@
 import { describe, expect, test } from "vitest";
 import { budgetAlert } from "~/services/merchant-pages/overage-overview.server";
-import { chargeForBlock, mayBeginBlock, overageIdempotencyKey } from "~/services/usage/overage-decision";
+import {
+  nextBlock,
+  overageIdempotencyKey,
+  RESEND_WINDOW_MS,
+  type BlockRecord,
+} from "~/services/usage/overage-decision";
 
-const line = { id: "gid://shopify/AppSubscriptionLineItem/1?v=1&index=1", cappedCents: 500, balanceUsedCents: 0 };
-const block = (usageLine: typeof line | undefined, priceCents = 200) =>
-  chargeForBlock({ shop: "a.myshopify.com", period: "2026-11", block: 3, blockRequests: 1_000, priceCents, usageLine });
+const NOW = new Date("2026-11-20T10:00:00Z");
+const SHOP = "a.myshopify.com";
+const on = { enabled: true, capCents: 500 };
+const sent = (block: number, priceCents = 200): BlockRecord => ({
+  block,
+  priceCents,
+  idempotencyKey: overageIdempotencyKey(SHOP, "2026-11", block),
+  attemptedAt: NOW,
+  sentAt: NOW,
+});
+const decide = (
+  blocks: BlockRecord[],
+  choice: typeof on | null = on,
+  now = NOW,
+  priceCents: number | undefined = 200,
+) => nextBlock({ shop: SHOP, period: "2026-11", priceCents, choice, blocks, now });
 
 describe("overage decisions", () => {
-  test("a block may begin only on a plan with a price, with overage on, in a month the cap has not stopped", () => {
-    const on = { enabled: true, cappedPeriod: null };
-    expect(mayBeginBlock(200, on, "2026-11")).toBe(true);
-    expect(mayBeginBlock(undefined, on, "2026-11")).toBe(false);
-    expect(mayBeginBlock(200, null, "2026-11")).toBe(false);
-    expect(mayBeginBlock(200, { enabled: false, cappedPeriod: null }, "2026-11")).toBe(false);
-    expect(mayBeginBlock(200, { enabled: true, cappedPeriod: "2026-11" }, "2026-11")).toBe(false);
-    expect(mayBeginBlock(200, { enabled: true, cappedPeriod: "2026-10" }, "2026-11")).toBe(true);
+  test("a block may begin only on a plan with a price, with overage on, while the month stays within the cap", () => {
+    const free = nextBlock({ shop: SHOP, period: "2026-11", priceCents: undefined, choice: on, blocks: [], now: NOW });
+    expect(free).toEqual({ kind: "refuse", reason: "off" });
+    expect(decide([], null)).toEqual({ kind: "refuse", reason: "off" });
+    expect(decide([], { ...on, enabled: false })).toEqual({ kind: "refuse", reason: "off" });
+    expect(decide([sent(1)])).toEqual({
+      kind: "send",
+      block: 2,
+      priceCents: 200,
+      idempotencyKey: overageIdempotencyKey(SHOP, "2026-11", 2),
+      begin: true,
+    });
+    // $5: two $2 blocks fit, a third would pass the cap; a plan change's cheaper block still fits.
+    expect(decide([sent(1), sent(2)])).toEqual({ kind: "refuse", reason: "cap" });
+    expect(decide([sent(1), sent(2)], on, NOW, 100)).toMatchObject({ kind: "send", block: 3 });
   });
 
-  test("a block is charged while what is left under the cap pays for it; the key names shop, month and block", () => {
-    expect(block(line)).toEqual({
-      kind: "charge",
-      lineItemId: line.id,
-      priceCents: 200,
-      idempotencyKey: "saved-items-overage:a.myshopify.com:2026-11:3",
-      description: "Saved Items: 1,000 requests past the monthly budget (2026-11, block 3)",
+  test("a block not known to be sent is finished with its own key and price, within the key's window only", () => {
+    const unsent = { ...sent(2, 150), sentAt: null };
+    expect(decide([sent(1), unsent])).toEqual({
+      kind: "send",
+      block: 2,
+      priceCents: 150,
+      idempotencyKey: unsent.idempotencyKey,
+      begin: false,
     });
-    expect(block({ ...line, balanceUsedCents: 300 })).toMatchObject({ kind: "charge" });
-    expect(block({ ...line, balanceUsedCents: 301 })).toEqual({ kind: "refuse", reason: "cap" });
-    expect(block(undefined)).toEqual({ kind: "refuse", reason: "no-usage-line" });
-    expect(overageIdempotencyKey("a.myshopify.com", "2026-11", 3)).not.toBe(
-      overageIdempotencyKey("a.myshopify.com", "2026-12", 3),
-    );
+    const late = new Date(NOW.getTime() + RESEND_WINDOW_MS);
+    expect(decide([sent(1), unsent], on, late)).toEqual({ kind: "settle", block: 2 });
+    expect(RESEND_WINDOW_MS).toBeLessThan(24 * 60 * 60 * 1000);
+  });
+
+  test("the key names shop, month and block, and fits the platform's 64 characters whatever the domain", () => {
+    const longShop = `${"a".repeat(60)}.myshopify.com`;
+    const keys = [
+      overageIdempotencyKey(longShop, "2026-11", 999_999),
+      overageIdempotencyKey(SHOP, "2026-11", 3),
+      overageIdempotencyKey("b.myshopify.com", "2026-11", 3),
+      overageIdempotencyKey(SHOP, "2026-12", 3),
+      overageIdempotencyKey(SHOP, "2026-11", 4),
+    ];
+    for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(overageIdempotencyKey(SHOP, "2026-11", 3)).toBe(overageIdempotencyKey(SHOP, "2026-11", 3));
   });
 
   test("the admin banner: none below 80% of the budget, a warning from 80%, spent at 100%", () => {

@@ -1,30 +1,33 @@
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
-import { clock } from "~/lib/clock";
 import { loader as appLoader } from "~/routes/app";
 import { action as plansAction, loader as plansLoader } from "~/routes/app.plans";
-import { loader as billingReturnLoader } from "~/routes/app.billing.return";
-import { OVERAGE_BLOCK_REQUESTS, PLANS } from "~/services/plans";
+import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, PLANS } from "~/services/plans";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
 import { overageThisMonth } from "~/services/usage/overage.server";
 import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin } from "../support/admin";
+import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
-import { emulator } from "../support/platform";
-import { controlTimeouts } from "../support/time";
+import { emulator, platformNow } from "../support/platform";
+import { advanceTime, controlTimeouts, followPlatformClock } from "../support/time";
 
 afterEach(() => vi.restoreAllMocks());
 
-const NOW = new Date("2026-11-20T10:00:00Z");
+const NOW = Date.parse("2026-11-20T10:00:00Z");
 const PERIOD = "2026-11";
+const HOUR = 60 * 60 * 1000;
 
-/** Overage on, with a capped amount the merchant approved on the platform. */
+/** The app's clock and the platform's both at NOW (and running), so the shop's billing cycle begins there. */
+function startAtNow() {
+  advanceTime(NOW - platformNow().getTime());
+}
+
+/** Overage on, with the merchant's monthly cap. */
 async function givenOverage(shop: string, capUsd: number) {
-  emulator.setCappedAmount(shop, capUsd);
-  await db.overageSetting.create({ data: { shopDomain: shop, enabled: true, requestedCapCents: capUsd * 100 } });
+  await db.overageSetting.create({ data: { shopDomain: shop, enabled: true, capCents: capUsd * 100 } });
 }
 
 /** `count` requests from as many customers as keep each within its rate's burst (30). */
@@ -37,136 +40,181 @@ async function requestsFromManyCustomers(count: number, firstCustomer = 5000) {
   return statuses;
 }
 
-/** Makes the month's charged blocks spent, as if their requests had been served. */
-async function spendChargedBlocks(shop: string) {
+/** Makes the month's billed blocks spent, as if their requests had been served. */
+async function spendBilledBlocks(shop: string) {
   await releaseUsageLeases();
-  const blocks = await db.overageBlock.count({ where: { shopDomain: shop, period: PERIOD } });
+  const blocks = await db.overageBlock.count({ where: { shopDomain: shop, period: PERIOD, sentAt: { not: null } } });
   await db.overageUsage.update({
     where: { shopDomain_period: { shopDomain: shop, period: PERIOD } },
     data: { count: blocks * OVERAGE_BLOCK_REQUESTS },
   });
 }
 
-describe("overage instead of an outage (issue #22)", () => {
-  test("a paid shop's budget plus 1,500 requests: no refusal, exactly 2 usage records of the plan's block price", async () => {
-    vi.spyOn(clock, "now").mockReturnValue(NOW);
+/** The billing events the platform charged the shop this cycle: their keys and what each cost. */
+const charged = (shop: string) =>
+  emulator.billingCharges(shop).events.map((event) => ({ key: event.idempotencyKey, cents: event.chargedCents }));
+
+const eventsSent = () => emulator.countRequests({ api: "app-events" });
+
+describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
+  test("a block past the budget is one billing event of the meter: its first request and the 59 after it charge once", async () => {
+    startAtNow();
     const shop = await givenShop({ plan: "starter" });
     await givenOverage(shop, 20);
     await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
 
-    const statuses = await requestsFromManyCustomers(1_500);
+    const statuses = await requestsFromManyCustomers(60);
 
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const { records } = emulator.usageCharges(shop);
-    expect(records).toEqual([
-      expect.objectContaining({ price: 2, idempotencyKey: overageIdempotencyKey(shop, PERIOD, 1) }),
-      expect.objectContaining({ price: 2, idempotencyKey: overageIdempotencyKey(shop, PERIOD, 2) }),
+    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(emulator.appEvents(shop)).toEqual([
+      expect.objectContaining({ eventHandle: OVERAGE_METER_HANDLE, attributes: { value: 1 }, kind: "billing" }),
     ]);
-    expect(await overageThisMonth(shop, PERIOD)).toEqual({ requests: 1_500, blocks: 2, chargedCents: 400 });
-  }, 120_000);
+    expect(await overageThisMonth(shop, PERIOD)).toEqual({ requests: 60, blocks: 1, chargedCents: 200 });
 
-  test("the first request past the merchant's cap is 402 PLAN_LIMIT_REACHED, and so is every one after it, without asking the platform", async () => {
-    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    await spendBilledBlocks(shop);
+    expect((await requestsFromManyCustomers(1, 6000))[0]).toBe(200);
+    const keys = charged(shop).map((charge) => charge.key);
+    expect(keys).toEqual([overageIdempotencyKey(shop, PERIOD, 1), overageIdempotencyKey(shop, PERIOD, 2)]);
+    for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
+  });
+
+  test("the first request past the merchant's cap is 402 PLAN_LIMIT_REACHED, and so is every one after it, without a billing event", async () => {
+    startAtNow();
     const shop = await givenShop({ plan: "starter" });
     // $5 pays for two $2 blocks; the third would pass the cap.
     await givenOverage(shop, 5);
     await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
     for (let block = 1; block <= 2; block++) {
       expect((await requestsFromManyCustomers(1))[0]).toBe(200);
-      await spendChargedBlocks(shop);
+      await spendBilledBlocks(shop);
     }
 
+    const sent = eventsSent();
     const refused = await callProxy("/proxy/api/is-saved", { customerId: "6000", query: identityQuery() });
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", retryable: false });
-    expect(emulator.usageCharges(shop).records).toHaveLength(2);
-
-    const platformCalls = emulator.countRequests({ shop });
     expect((await callProxy("/proxy/api/is-saved", { customerId: "6001", query: identityQuery() })).status).toBe(402);
-    expect(emulator.countRequests({ shop })).toBe(platformCalls);
+    expect(eventsSent()).toBe(sent);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(400);
   });
 
-  test("overage off: the paid shop's request past the budget is refused as without overage, and nothing is charged", async () => {
+  test("overage off: the paid shop's request past the budget is refused as without overage, and nothing is sent", async () => {
     const shop = await givenShop({ plan: "pro" });
-    emulator.setCappedAmount(shop, 50);
     await setMonthlyUsage(shop, PLANS.pro.monthlyRequests);
     const refused = await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     expect(refused.status).toBe(402);
     expect(refused.body.error.code).toBe("PLAN_LIMIT_REACHED");
     expect(refused.body.error.message).toMatch(/50,000 requests is used up/);
-    expect(emulator.usageCharges(shop).records).toEqual([]);
+    expect(eventsSent()).toBe(0);
   });
 
   test("Free has no overage: 402 as today, even with a choice on record", async () => {
     const shop = await givenShop({ plan: "free" });
-    await db.overageSetting.create({ data: { shopDomain: shop, enabled: true, requestedCapCents: 1_000 } });
+    await db.overageSetting.create({ data: { shopDomain: shop, enabled: true, capCents: 1_000 } });
     await setMonthlyUsage(shop, PLANS.free.monthlyRequests);
     const refused = await callProxy("/proxy/api/is-saved", { query: identityQuery() });
     expect(refused.status).toBe(402);
     expect(refused.body.error.message).toMatch(/500 requests is used up/);
     expect(emulator.countRequests({ shop, api: "admin" })).toBe(0);
+    expect(eventsSent()).toBe(0);
   });
 
-  test("a charge whose answer is lost is retried with the same key: one usage record, and the request is served on retry", async () => {
-    vi.spyOn(clock, "now").mockReturnValue(NOW);
+  test("an event whose answer is lost: the request fails retryably, serves nothing, and its retry sends the same key, charged once", async () => {
+    startAtNow();
     const shop = await givenShop({ plan: "scale" });
     await givenOverage(shop, 10);
     await setMonthlyUsage(shop, PLANS.scale.monthlyRequests);
-    // The platform records the charge, and its answer never arrives: the app's bound on the call fires.
-    emulator.injectFault({ kind: "hangAfterWork", api: "admin", operationName: "SavedItemsOverageCharge" });
+    // The platform receives the event and its answer never arrives: the app's bound on the call fires.
+    emulator.injectFault({ kind: "hangAfterWork", api: "app-events" });
     const timeouts = controlTimeouts();
     const first = callProxy("/proxy/api/is-saved", { query: identityQuery() });
-    await vi.waitFor(() => expect(emulator.usageCharges(shop).records).toHaveLength(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(charged(shop)).toHaveLength(1), { timeout: 20_000 });
     timeouts.fire();
     const failed = await first;
     expect(failed.status).toBe(502);
     expect(failed.body.error.retryable).toBe(true);
-    expect(await db.overageBlock.count()).toBe(0);
+    expect(await overageThisMonth(shop, PERIOD)).toMatchObject({ requests: 0, blocks: 0 });
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
-    expect(emulator.usageCharges(shop).records).toEqual([
-      expect.objectContaining({ price: 1, idempotencyKey: overageIdempotencyKey(shop, PERIOD, 1) }),
+    expect(eventsSent()).toBe(2);
+    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 100 }]);
+    expect(await overageThisMonth(shop, PERIOD)).toMatchObject({ requests: 1, blocks: 1, chargedCents: 100 });
+  });
+
+  test("a block whose event went unanswered a day ago is never sent again: the key no longer protects it", async () => {
+    startAtNow();
+    const shop = await givenShop({ plan: "scale" });
+    await givenOverage(shop, 10);
+    await setMonthlyUsage(shop, PLANS.scale.monthlyRequests);
+    const key = overageIdempotencyKey(shop, PERIOD, 1);
+    await db.overageBlock.create({
+      data: {
+        shopDomain: shop,
+        period: PERIOD,
+        block: 1,
+        priceCents: 100,
+        idempotencyKey: key,
+        attemptedAt: new Date(NOW),
+      },
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    advanceTime(24 * HOUR);
+
+    expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
+    expect(eventsSent()).toBe(0);
+    expect(await db.overageBlock.findMany({ where: { shopDomain: shop } })).toEqual([
+      expect.objectContaining({ block: 1, sentAt: expect.any(Date) }),
     ]);
-    expect(await overageThisMonth(shop, PERIOD)).toMatchObject({ requests: 1, blocks: 1 });
+  });
+
+  test("a block begun last month and never answered is not sent in this one: its month's cycle is over", async () => {
+    startAtNow();
+    const shop = await givenShop({ plan: "starter" });
+    await givenOverage(shop, 10);
+    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+    await db.overageBlock.create({
+      data: {
+        shopDomain: shop,
+        period: "2026-10",
+        block: 3,
+        priceCents: 200,
+        idempotencyKey: overageIdempotencyKey(shop, "2026-10", 3),
+        attemptedAt: new Date(NOW - 2 * HOUR),
+      },
+    });
+
+    expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
+    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(
+      await db.overageBlock.findUnique({
+        where: { shopDomain_period_block: { shopDomain: shop, period: "2026-10", block: 3 } },
+      }),
+    ).toMatchObject({ sentAt: null });
   });
 });
 
 describe("the merchant's overage choice on the plans page", () => {
   async function postPlans(shop: string, fields: Record<string, string>) {
-    const request = await setUpValidRequest(
-      {
-        type: RequestType.Bearer,
-        store: shop.replace(/\.myshopify\.com$/, ""),
-        apiKey: TEST_ENV.SHOPIFY_API_KEY,
-        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
-      },
+    const request = await withAdminSession(
       new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+      "bearer",
     );
     return plansAction({ request, params: {}, context: {} });
   }
 
-  test("turning overage on asks the platform for the capped amount, which binds once the merchant approves it", async () => {
-    vi.spyOn(clock, "now").mockReturnValue(NOW);
+  test("turning overage on records the merchant's monthly cap, which binds at once: no approval on the platform", async () => {
+    startAtNow();
     const shop = await givenShop({ plan: "pro" });
-    const result = await postPlans(shop, { intent: "overage-on", capUsd: "30" });
-    expect(result).toEqual({
-      ok: true,
-      confirmationUrl: expect.stringMatching(
-        /^https:\/\/demo\.myshopify\.com\/admin\/charges\/\d+\/confirm_update_capped_amount$/,
-      ),
-    });
-    expect(emulator.usageCharges(shop)).toMatchObject({ cappedAmount: 0, pendingCappedAmount: 30 });
-
-    emulator.decideCappedAmount(shop, true);
-    await loadAdmin(billingReturnLoader, "/app/billing/return", shop);
+    expect(await postPlans(shop, { intent: "overage-on", capUsd: "30" })).toEqual({ ok: true });
     const page = await loadAdmin(plansLoader, "/app/plans", shop);
     expect(page.usage.overage).toEqual({
       blockRequests: 1_000,
       blockPriceCents: 150,
       enabled: true,
-      requestedCapCents: 3_000,
-      approvedCapCents: 3_000,
-      balanceUsedCents: 0,
+      capCents: 3_000,
+      pricingPlansUrl: "https://admin.shopify.com/store/demo/charges/saved-items/pricing_plans",
     });
     expect(page.plans.map((plan) => plan.overage)).toEqual([
       "Past the budget: requests are refused",
@@ -174,12 +222,16 @@ describe("the merchant's overage choice on the plans page", () => {
       "Past the budget, if you turn overage on: $1.50 per 1,000 requests, up to your cap",
       "Past the budget, if you turn overage on: $1.00 per 1,000 requests, up to your cap",
     ]);
+    expect(emulator.countRequests({ shop, api: "admin" })).toBeGreaterThan(0);
+    expect(emulator.requests.filter((request) => /appSubscriptionLineItemUpdate/.test(request.query ?? ""))).toEqual(
+      [],
+    );
 
     await setMonthlyUsage(shop, PLANS.pro.monthlyRequests);
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
-    expect(emulator.usageCharges(shop).records).toHaveLength(1);
+    expect(charged(shop)).toHaveLength(1);
 
-    expect(await postPlans(shop, { intent: "overage-off" })).toEqual({ ok: true, confirmationUrl: null });
+    expect(await postPlans(shop, { intent: "overage-off" })).toEqual({ ok: true });
     expect(await db.overageSetting.findUnique({ where: { shopDomain: shop } })).toMatchObject({ enabled: false });
   });
 
@@ -194,7 +246,7 @@ describe("the merchant's overage choice on the plans page", () => {
     expect(await bannerAt(5_000)).toEqual({ alert: { level: "spent", percent: 100 }, overageAvailable: true });
   });
 
-  test("a cap the page must not ask for, and Free, are refused with a reason", async () => {
+  test("a cap the page must not take, and Free, are refused with a reason", async () => {
     const shop = await givenShop({ plan: "free" });
     expect(await postPlans(shop, { intent: "overage-on", capUsd: "0" })).toMatchObject({
       ok: false,
@@ -204,6 +256,35 @@ describe("the merchant's overage choice on the plans page", () => {
       ok: false,
       code: "PLAN_LIMIT_REACHED",
     });
-    expect(emulator.usageCharges(shop).records).toEqual([]);
+    expect(await db.overageSetting.count()).toBe(0);
+  });
+});
+
+// Last in the file: the second instance's fresh modules (vi.resetModules) would be what later tests load.
+describe("two instances", () => {
+  test("another instance finishing a block in flight sends the same key: the platform charges the block once", async () => {
+    startAtNow();
+    const shop = await givenShop({ plan: "pro" });
+    await givenOverage(shop, 10);
+    await setMonthlyUsage(shop, PLANS.pro.monthlyRequests);
+    // This instance's event reaches the platform late, after the other instance's.
+    emulator.injectFault({ kind: "delay", api: "app-events", delayMs: 1_500 });
+    const first = callProxy("/proxy/api/is-saved", { customerId: "7001", query: identityQuery() });
+    await vi.waitFor(() => expect(eventsSent()).toBe(1), { timeout: 20_000 });
+
+    // A second instance: its own modules, leases, token and in-process wait, the same database.
+    vi.resetModules();
+    const [other, { planFor }, { clock: otherClock }] = await Promise.all([
+      import("~/services/usage/overage.server"),
+      import("~/services/plans"),
+      import("~/lib/clock"),
+    ]);
+    followPlatformClock(otherClock);
+    expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe(true);
+
+    expect((await first).status).toBe(200);
+    expect(eventsSent()).toBe(2);
+    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 150 }]);
+    await other.releaseOverageLeases();
   });
 });

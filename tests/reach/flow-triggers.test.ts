@@ -3,13 +3,13 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
 import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";
 import { APP_URL, callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
+import { withAdminSession } from "../support/session-token";
 
 // Before any app module reads the configuration (tests/setup/test-env.ts turns them off elsewhere).
 vi.hoisted(() => {
@@ -444,14 +444,10 @@ describe("Saved item low in stock", () => {
 
   /** The Setup page's form post, as the embedded admin's fetcher sends it with App Bridge's session token. */
   async function setThreshold(shop: string, threshold: string) {
-    const request = await setUpValidRequest(
-      {
-        type: RequestType.Bearer,
-        store: shop.replace(/\.myshopify\.com$/, ""),
-        apiKey: TEST_ENV.SHOPIFY_API_KEY,
-        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
-      },
+    const request = await withAdminSession(
       new Request(new URL("/app/setup", APP_URL), { method: "POST", body: new URLSearchParams({ threshold }) }),
+      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+      "bearer",
     );
     return setupAction({ request, params: {}, context: {} });
   }

@@ -7,7 +7,7 @@ import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { runSavedBySweep, startSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { SAVED_BY_SWEEP_INTERVAL_MS, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
 import { itemHandle } from "~/services/saved-items/handles.server";
-import { callProxy, givenShop } from "../support/app";
+import { callProxy, givenCountingShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
 import { advanceTime, controlTimeouts } from "../support/time";
@@ -100,7 +100,7 @@ function watchBucket() {
 
 describe("the saved-by flush leaves shoppers their share of the bucket", () => {
   test("a count of 1,200 savers (12 pages, more than the bucket) never takes it below the reserve; a shopper's read meanwhile is not throttled", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await markedProduct(shop);
     moreSavers(shop, 1_195);
     advanceTime(SAVED_BY_MAX_DELAY_MS);
@@ -128,7 +128,7 @@ describe("the saved-by flush leaves shoppers their share of the bucket", () => {
   });
 
   test("a flush starts no count after FLUSH_COUNTING_MS: the product it did not reach is counted by the next sweep", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     // 2,000 savers: 20 pages, most of them paced at the restore rate, longer than the flush may count.
     await markedProduct(shop);
     moreSavers(shop, 1_995);
@@ -149,7 +149,7 @@ describe("the saved-by flush leaves shoppers their share of the bucket", () => {
 
 describe("stopping", () => {
   test("a flush waiting for the bucket stops at once; its product stays due and the next sweep counts it", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await markedProduct(shop);
     advanceTime(SAVED_BY_MAX_DELAY_MS);
     // The shop's last answer left its bucket empty, and the time it takes to refill never passes.
@@ -172,9 +172,9 @@ describe("stopping", () => {
 describe("shops are flushed independently", () => {
   test("a shop whose platform hangs delays no other shop's flush in the same sweep", async () => {
     // Its marks first, so a sweep taking shops one at a time would wait for it.
-    const hung = await givenShop({ plan: "pro", domain: "a-hung.myshopify.com" });
+    const hung = await givenCountingShop({ domain: "a-hung.myshopify.com", products: [PRODUCT, OTHER] });
     await markedProduct(hung);
-    const other = await givenShop({ plan: "pro", domain: "b-other.myshopify.com" });
+    const other = await givenCountingShop({ domain: "b-other.myshopify.com", products: [PRODUCT, OTHER] });
     await markedProduct(other);
     advanceTime(SAVED_BY_MAX_DELAY_MS);
     const timeouts = controlTimeouts();
@@ -193,7 +193,7 @@ describe("shops are flushed independently", () => {
   });
 
   test("the timer's sweep does not wait for a slow shop's flush: the next one flushes the others; stopping waits for it", async () => {
-    const hung = await givenShop({ plan: "pro", domain: "a-hung.myshopify.com" });
+    const hung = await givenCountingShop({ domain: "a-hung.myshopify.com", products: [PRODUCT, OTHER] });
     await markedProduct(hung);
     advanceTime(SAVED_BY_MAX_DELAY_MS);
     const timeouts = controlTimeouts();
@@ -204,7 +204,7 @@ describe("shops are flushed independently", () => {
 
     expect(await within(startSavedBySweep())).toBe("returned");
     await vi.waitFor(() => expect(counting()).toHaveLength(1));
-    const other = await givenShop({ plan: "pro", domain: "b-other.myshopify.com" });
+    const other = await givenCountingShop({ domain: "b-other.myshopify.com", products: [PRODUCT, OTHER] });
     await markedProduct(other);
     advanceTime(SAVED_BY_MAX_DELAY_MS);
     expect(await within(startSavedBySweep())).toBe("returned");

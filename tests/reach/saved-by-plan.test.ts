@@ -3,6 +3,7 @@ import {
   boundAfterCount,
   dueAgainAt,
   estimatedRequests,
+  refusedOwners,
   planFlush,
   publishedValue,
   publishPlan,
@@ -27,28 +28,42 @@ function dirty(id: number, overrides: Partial<DirtyProduct> = {}): DirtyProduct 
   };
 }
 
+describe("refusedOwners: the owners a refused metafieldsSet names", () => {
+  const owners = ["gid://shopify/Product/1", "gid://shopify/Product/2", "gid://shopify/Product/3"];
+
+  test("an error on an entry's ownerId names that entry's owner", () => {
+    expect(refusedOwners([{ field: ["metafields", "1", "ownerId"] }], owners)).toEqual(["gid://shopify/Product/2"]);
+  });
+
+  test("any other error is about the batch: no owner to drop", () => {
+    expect(refusedOwners([{ field: ["metafields", "1", "value"] }], owners)).toBeUndefined();
+    expect(refusedOwners([{ field: ["metafields", "1", "ownerId"] }, { field: null }], owners)).toBeUndefined();
+    expect(refusedOwners([{ field: ["metafields", "7", "ownerId"] }], owners)).toBeUndefined();
+  });
+});
+
 describe("planFlush: which dirty products to recount now", () => {
   test("nothing dirty, nothing to do", () => {
     expect(planFlush([], NOW, costs)).toEqual([]);
   });
 
   test("a few saves wait: their recount would cost more than one request per 10 saves", () => {
-    // One product: one count request and one write, so 20 saves pay for it.
-    expect(planFlush([dirty(1, { pendingSaves: 19 })], NOW, costs)).toEqual([]);
-    expect(planFlush([dirty(1, { pendingSaves: 20 })], NOW, costs)).toHaveLength(1);
+    // One product: the read of whether it exists, one count request and one write, so 30 saves pay for it.
+    expect(planFlush([dirty(1, { pendingSaves: 29 })], NOW, costs)).toEqual([]);
+    expect(planFlush([dirty(1, { pendingSaves: 30 })], NOW, costs)).toHaveLength(1);
   });
 
   test("saves spread over many products must pay for each product's count request", () => {
     const products = Array.from({ length: 30 }, (_, index) => dirty(index + 1, { pendingSaves: 10 }));
-    // 30 count requests + 2 writes = 32 requests: 300 saves are not enough, 320 are.
-    expect(estimatedRequests(products, 100)).toBe(32);
+    // 1 read of which exist + 30 count requests + 2 writes = 33 requests: 300 saves are not enough, 330 are.
+    expect(estimatedRequests(products, 100)).toBe(33);
     expect(planFlush(products, NOW, costs)).toEqual([]);
-    products[0]!.pendingSaves = 30;
+    products[0]!.pendingSaves = 40;
     expect(planFlush(products, NOW, costs)).toHaveLength(30);
   });
 
   test("a product whose count spans pages is guessed to cost its pages", () => {
-    expect(estimatedRequests([dirty(1, { bound: 250 })], 100)).toBe(3 + 1);
+    expect(estimatedRequests([dirty(1, { bound: 250 })], 100)).toBe(1 + 3 + 1);
   });
 
   test("products that cannot have reached the floor, with nothing published, cost nothing and go at once", () => {
@@ -57,7 +72,7 @@ describe("planFlush: which dirty products to recount now", () => {
     expect(planFlush(rare, NOW, costs)).toHaveLength(40);
     // A published one must be counted: a removal may have taken it below the floor.
     const published = dirty(41, { bound: 3, published: 5 });
-    expect(estimatedRequests([...rare, published], 100)).toBe(2);
+    expect(estimatedRequests([...rare, published], 100)).toBe(3);
   });
 
   test("a single save is flushed once it has waited the maximum delay, whatever it costs", () => {

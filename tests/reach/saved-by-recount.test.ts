@@ -6,7 +6,7 @@ import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { RECOUNT_INTERVAL_MS, RECOUNT_LEASE_MS, RECOUNT_RETRY_MS } from "~/services/saved-by/recount-plan";
 import { runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { runSavedByRecounts } from "~/services/saved-by/saved-by-recount.server";
-import { callProxy, givenShop } from "../support/app";
+import { callProxy, givenCountingShop, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator, savedByMetafield } from "../support/platform";
 import { advanceTime } from "../support/time";
@@ -53,7 +53,7 @@ async function flush(): Promise<void> {
 
 describe("The daily recount of saved-by counts", () => {
   test("saves whose marks were lost reach the product's metafield after the recount and a flush", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await saveWithLostMarks(shop, customers(5));
     await flush();
     expect(savedBy(shop)).toBeUndefined();
@@ -66,8 +66,23 @@ describe("The daily recount of saved-by counts", () => {
     expect(emulator.schemaViolations).toEqual([]);
   });
 
-  test("products saved before the count existed get their bound, and show a count once it reaches 5", async () => {
+  test("a shop that has not granted write_products starts no recount; once granted, its next sweep does", async () => {
     const shop = await givenShop({ plan: "pro" });
+    emulator.addProducts(shop, [{ id: PRODUCT, title: "Shoe", totalInventory: 1, variants: [] }]);
+    await saveWithLostMarks(shop, customers(5));
+    await recount();
+    expect(bulkQueries(shop)).toBe(0);
+
+    emulator.grantOptionalScopes(shop, ["write_products"]);
+    advanceTime(RECOUNT_RETRY_MS);
+    await recount();
+    expect(bulkQueries(shop)).toBe(1);
+    await runSavedBySweep();
+    expect(savedBy(shop)).toBe(5);
+  });
+
+  test("products saved before the count existed get their bound, and show a count once it reaches 5", async () => {
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await saveWithLostMarks(shop, customers(4));
     await recount();
     await flush();
@@ -80,7 +95,7 @@ describe("The daily recount of saved-by counts", () => {
   });
 
   test("once a day at most, and only for a shop that saved since its last recount", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await recount();
     expect(bulkQueries(shop)).toBe(1);
 
@@ -103,7 +118,7 @@ describe("The daily recount of saved-by counts", () => {
   });
 
   test("a save marked while the bulk query runs is not lost to the snapshot's smaller count", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await recount();
     await saveWithLostMarks(shop, customers(4));
     await save(shop, "3100", OTHER);
@@ -122,7 +137,7 @@ describe("The daily recount of saved-by counts", () => {
   });
 
   test("a recount whose instance died mid-step is taken over from the database once its lease ends", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await saveWithLostMarks(shop, customers(5));
     await runSavedByRecounts();
     // An instance claimed the poll and died before handing it back.
@@ -142,7 +157,7 @@ describe("The daily recount of saved-by counts", () => {
   });
 
   test("a recount the platform refused to start is tried again after the retry delay, not at every sweep", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await saveWithLostMarks(shop, customers(5));
     emulator.injectFault({ kind: "graphqlErrors", shop, operationName: "SavedItemsRunBulkQuery" });
     await runSavedByRecounts();
@@ -159,7 +174,7 @@ describe("The daily recount of saved-by counts", () => {
   });
 
   test("instances sweeping together run each step once", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     await saveWithLostMarks(shop, customers(5));
     await Promise.all([runSavedByRecounts(), runSavedByRecounts()]);
     expect(bulkQueries(shop)).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { flushShop, runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
-import { callProxy, givenShop } from "../support/app";
+import { callProxy, givenCountingShop } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator, savedByMetafield } from "../support/platform";
 import { advanceTime } from "../support/time";
@@ -26,12 +26,14 @@ async function remove(shop: string, customerId: string, overrides: Record<string
 
 const savedBy = (shop: string, product = PRODUCT) => savedByMetafield(shop, product);
 
-/** The requests the count cost the shop: its searches for savers and its metafield writes. */
+/** The requests the count cost the shop: which products exist, its searches for savers, its metafield writes. */
 const countRequests = (shop: string) =>
   emulator.requests.filter(
     (request) =>
       request.shop === shop &&
-      /SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/.test(request.query ?? ""),
+      /SavedItemsExistingProducts|SavedItemsFindSavers|SavedItemsSetSavedBy|SavedItemsDeleteSavedBy/.test(
+        request.query ?? "",
+      ),
   ).length;
 
 /** Past the maximum delay: every mark is due and the search has seen it. */
@@ -39,7 +41,7 @@ const waitOutTheDelay = () => advanceTime(SAVED_BY_MAX_DELAY_MS);
 
 describe("Saved by N shoppers", () => {
   test("the count reaches the product's metafield after the flush, never below 5, each shopper once", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const customerId of customers(4)) await save(shop, customerId);
     // One of them has it in a second list too: still one shopper.
     await save(shop, "2001", { context: "saved-for-later" });
@@ -57,7 +59,7 @@ describe("Saved by N shoppers", () => {
   });
 
   test("a removal that takes it below 5 deletes the metafield; one leaving another list keeps the shopper", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const customerId of customers(5)) await save(shop, customerId);
     await save(shop, "2001", { context: "saved-for-later" });
     await afterAnswerSettled();
@@ -79,17 +81,17 @@ describe("Saved by N shoppers", () => {
   });
 
   test("a save's answer costs no count request: the marks wait for the sweep", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const customerId of customers(6)) await save(shop, customerId);
     await afterAnswerSettled();
     expect(countRequests(shop)).toBe(0);
     waitOutTheDelay();
     await runSavedBySweep();
-    expect(countRequests(shop)).toBe(2); // one search, one write
+    expect(countRequests(shop)).toBe(3); // which products exist, one search, one write
   });
 
   test("staleness: a quiet product waits at most the maximum delay after its saves stop", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const customerId of customers(5)) await save(shop, customerId);
     await afterAnswerSettled();
     // Five saves cannot pay for a recount (2 requests): the sweeps wait ...
@@ -104,7 +106,7 @@ describe("Saved by N shoppers", () => {
   });
 
   test("a save the search may not have seen keeps the product due until it has", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     emulator.setSearchLag(SEARCH_LAG_MS);
     for (const customerId of customers(5)) await save(shop, customerId);
     await afterAnswerSettled();
@@ -124,7 +126,7 @@ describe("Saved by N shoppers", () => {
   });
 
   test("cost: busy saves are flushed at no more than one platform request per 10 saves", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     let saves = 0;
     for (const [index, customerId] of customers(60).entries()) {
       await save(shop, customerId, { entityGid: index % 3 === 0 ? OTHER : PRODUCT });
@@ -139,7 +141,7 @@ describe("Saved by N shoppers", () => {
   });
 
   test("saves spread over products nobody else saved cost no request: none can have reached 5", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const [index, customerId] of customers(12).entries()) {
       await save(shop, customerId, { entityGid: `gid://shopify/Product/${100 + index}` });
     }
@@ -151,13 +153,13 @@ describe("Saved by N shoppers", () => {
   });
 
   test("two instances sweeping at once recount once: the shop's lock, then nothing is due", async () => {
-    const shop = await givenShop({ plan: "pro" });
+    const shop = await givenCountingShop({ products: [PRODUCT, OTHER] });
     for (const customerId of customers(5)) await save(shop, customerId);
     await afterAnswerSettled();
     waitOutTheDelay();
     const reports = await Promise.all([flushShop(shop), flushShop(shop)]);
     expect(reports.filter(Boolean)).toHaveLength(1);
-    expect(countRequests(shop)).toBe(2);
+    expect(countRequests(shop)).toBe(3);
     expect(savedBy(shop)).toBe(5);
   });
 });

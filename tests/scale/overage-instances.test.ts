@@ -1,6 +1,6 @@
-// Overage across instances (decision 0008): an instance killed while its charge for a block is at
-// the platform (the platform recorded it, the instance never learned so) leaves the block to the
-// other instance, whose charge carries the same idempotency key: one usage record, one block.
+// Overage across instances (decisions 0008, 0018): an instance killed while its billing event for a
+// block is at the platform (the platform received it, the instance never learned so) leaves the
+// block to the other instance, whose event carries the same idempotency key: one charge, one block.
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
@@ -36,40 +36,34 @@ const isSaved = (base: string, customer: string) =>
   });
 
 describeWithRedis("overage across instances", () => {
-  test("an instance killed mid-charge: the other charges the block with the same key, and the platform holds one record", async () => {
+  test("an instance killed mid-send: the other sends the block's event with the same key, and the platform charges it once", async () => {
     const period = usagePeriod(new Date());
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      // The seeded demo shop is on Scale: its budget spent, overage on, a $10 cap approved.
+      // The seeded demo shop is on Scale: its budget spent, overage on with a $10 monthly cap.
       await pool.query(`INSERT INTO "UsageCounter" ("shopDomain", "period", "count") VALUES ($1, $2, $3)`, [
         DEMO,
         period,
         PLANS.scale.monthlyRequests,
       ]);
       await pool.query(
-        `INSERT INTO "OverageSetting" ("shopDomain", "enabled", "requestedCapCents", "updatedAt") VALUES ($1, true, 1000, now())`,
+        `INSERT INTO "OverageSetting" ("shopDomain", "enabled", "capCents", "updatedAt") VALUES ($1, true, 1000, now())`,
         [DEMO],
       );
-      await emulator.setCappedAmount(DEMO, 10);
-      // The platform records the first charge and never answers it.
-      await emulator.injectFault({
-        kind: "hangAfterWork",
-        api: "admin",
-        shop: DEMO,
-        operationName: "SavedItemsOverageCharge",
-      });
+      // The platform receives the first event and never answers it.
+      await emulator.injectFault({ kind: "hangAfterWork", api: "app-events" });
       const [first, second] = await listInstances(sandbox.url);
 
       const killed = isSaved(first!.url, "65001").catch((error: unknown) => error);
-      await expect.poll(async () => (await emulator.usageCharges(DEMO)).records.length, { timeout: 20_000 }).toBe(1);
+      const charged = async () => (await emulator.billingCharges(DEMO)).events.map((event) => event.idempotencyKey);
+      await expect.poll(async () => (await charged()).length, { timeout: 20_000 }).toBe(1);
       process.kill(first!.pid, "SIGKILL");
       expect(await killed).toBeInstanceOf(Error);
 
       expect((await isSaved(second!.url, "65002")).status).toBe(200);
       expect((await isSaved(sandbox.url, "65003")).status).toBe(200);
-      expect((await emulator.usageCharges(DEMO)).records).toEqual([
-        { description: expect.any(String), price: 1, idempotencyKey: overageIdempotencyKey(DEMO, period, 1) },
-      ]);
+      expect(await charged()).toEqual([overageIdempotencyKey(DEMO, period, 1)]);
+      expect((await emulator.billingCharges(DEMO)).chargedCents).toBe(100);
       const blocks = await pool.query(`SELECT "block", "priceCents" FROM "OverageBlock" WHERE "shopDomain" = $1`, [
         DEMO,
       ]);

@@ -1,16 +1,26 @@
 // The server's pure parts: configuration, route labels, request ids, redaction.
 import { describe, expect, test } from "vitest";
 import { errorFields, redactSecrets } from "~/lib/json-log";
-import { batchedLineWriter, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "../../server/access-log";
+import {
+  batchedLineWriter,
+  loggedPath,
+  methodLabel,
+  normaliseAddress,
+  requestIdFrom,
+  RouteLabels,
+} from "../../server/access-log";
 import { loadServerConfig, missingNodeFlags, SERVER_NODE_FLAGS, ServerConfigError } from "../../server/config";
 
 describe("loadServerConfig", () => {
-  test("defaults: port 3000 on every interface, 1024 connections (64 pending per client), 5 s headers / 30 s request / 10 s body, 5 s keep-alive", () => {
+  test("defaults: port 3000 on every interface, 1024 connections (128 open and 64 pending per client), 5 s headers / 30 s request / 10 s body at 16 KiB/s where the body is the credential, 32 MiB of such bodies, 5 s keep-alive", () => {
     expect(loadServerConfig({})).toEqual({
       port: 3000,
       host: undefined,
       maxConnections: 1024,
       maxPendingPerClient: 64,
+      maxConnectionsPerClient: 128,
+      minBodyBytesPerSecond: 16_384,
+      unauthenticatedBodyBudgetBytes: 32 * 1024 * 1024,
       headersTimeoutMs: 5_000,
       requestTimeoutMs: 30_000,
       bodyTimeoutMs: 10_000,
@@ -63,6 +73,12 @@ describe("loadServerConfig", () => {
     );
   });
 
+  test("refuses a budget of unauthenticated bodies smaller than one webhook's bound", () => {
+    expect(() => loadServerConfig({ UNAUTHENTICATED_BODY_BUDGET_MIB: "3" })).toThrow(
+      "UNAUTHENTICATED_BODY_BUDGET_MIB: set UNAUTHENTICATED_BODY_BUDGET_MIB to a whole number from 4",
+    );
+  });
+
   test("refuses deadlines node would refuse: headers or body longer than the whole request", () => {
     expect(() => loadServerConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow(
       "HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS",
@@ -104,6 +120,39 @@ describe("RouteLabels", () => {
     for (const pathname of ["/proxy/api/save/extra", "/app/unknown", "/wp-login.php", "/%E0%A4%A", "/proxy"]) {
       expect(labels.match(pathname), pathname).toBeUndefined();
     }
+  });
+});
+
+describe("loggedPath", () => {
+  const jwt = [
+    Buffer.from('{"alg":"HS256","typ":"JWT"}').toString("base64url"),
+    Buffer.from('{"iss":"https://demo.myshopify.com/admin","sub":"1"}').toString("base64url"),
+    "c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU",
+  ].join(".");
+
+  test.each([
+    [`/app/${jwt}`, "/app/h:"],
+    [`/app/${jwt}/plans`, "/app/h:"],
+    [`/api/${encodeURIComponent(jwt)}`, "/api/h:"],
+    [`/${jwt}${"x".repeat(300)}.y`, "/h:"],
+    ["/api/shpat_0123456789abcdef0123456789abcdef", "/api/h:"],
+    ["/x/dGhpcyBpcyBhIGxvbmcgb3BhcXVlIHRva2VuIDEyMzQ1Njc4", "/x/h:"],
+  ])("hashes a token-shaped segment: %s", (path, start) => {
+    const logged = loggedPath(path, undefined);
+    expect(logged.startsWith(start)).toBe(true);
+    expect(logged).toMatch(/\/h:[0-9a-f]{8}(\/|$)/);
+    expect(logged).not.toContain(jwt.slice(0, 20));
+    expect(logged).not.toContain("0123456789abcdef");
+  });
+
+  test.each([
+    "/proxy/api/is-saved",
+    "/api/headless/toggle",
+    "/products/the-very-long-handle-of-a-snowboard-2024-edition",
+    "/app/plans",
+    "/assets/entry.client-BZ3kQ9aW.js",
+  ])("keeps %s", (path) => {
+    expect(loggedPath(path, undefined)).toBe(path);
   });
 });
 

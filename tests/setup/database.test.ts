@@ -126,10 +126,17 @@ describe("the test database", () => {
         runAfter: new Date(),
       },
     });
-    await db.overageSetting.create({ data: { shopDomain: "reset.myshopify.com", requestedCapCents: 1_000 } });
+    await db.overageSetting.create({ data: { shopDomain: "reset.myshopify.com", capCents: 1_000 } });
     await db.overageUsage.create({ data: { shopDomain: "reset.myshopify.com", period: "2026-11", count: 1 } });
     await db.overageBlock.create({
-      data: { shopDomain: "reset.myshopify.com", period: "2026-11", block: 1, usageRecordGid: "r", priceCents: 200 },
+      data: {
+        shopDomain: "reset.myshopify.com",
+        period: "2026-11",
+        block: 1,
+        idempotencyKey: "k",
+        priceCents: 200,
+        attemptedAt: new Date(),
+      },
     });
     await db.savedByProduct.create({
       data: { shopDomain: "reset.myshopify.com", productGid: "gid://shopify/Product/1" },

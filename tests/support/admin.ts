@@ -3,13 +3,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Session } from "@shopify/shopify-api";
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { parse } from "smol-toml";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { sessionStorage } from "~/shopify.server";
 import { TEST_ENV } from "../setup/test-env";
 import { APP_URL, sendToApp } from "./app";
 import { emulator, offlineSessionFor } from "./platform";
+import { withAdminSession } from "./session-token";
 
 const appToml = parse(readFileSync(path.resolve(import.meta.dirname, "../../shopify.app.toml"), "utf8")) as {
   webhooks: { api_version: string; subscriptions: { topics?: string[]; compliance_topics?: string[]; uri: string }[] };
@@ -114,14 +114,10 @@ const TEST_APP: AppTarget = {
 
 /** An embedded admin document request with a valid session token (id_token), as the admin loads the app. */
 export async function adminRequest(pathAndQuery: string, shop: string, target: AppTarget = TEST_APP): Promise<Request> {
-  return setUpValidRequest(
-    {
-      type: RequestType.Admin,
-      store: shop.replace(/\.myshopify\.com$/, ""),
-      apiKey: target.apiKey,
-      apiSecretKey: target.apiSecret,
-    },
+  return withAdminSession(
     new Request(new URL(pathAndQuery, target.baseUrl)),
+    { shop, apiKey: target.apiKey, apiSecret: target.apiSecret },
+    "document",
   );
 }
 

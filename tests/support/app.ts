@@ -60,6 +60,10 @@ export interface ShopSetup {
   installed?: boolean;
   customers?: { id: string; customerAccountAccessToken?: string; storefrontCustomerAccessToken?: string }[];
   storefrontAccessToken?: string;
+  /** The emulated platform's entry cap per metaobject definition for this shop (1,000,000 when absent). */
+  metaobjectEntryCap?: number;
+  /** Optional scopes of shopify.app.toml the merchant granted already. */
+  grantedOptionalScopes?: string[];
 }
 
 /** An installed shop: an offline session in the app's database, the shop in the emulated platform. */
@@ -70,11 +74,28 @@ export async function givenShop(setup: ShopSetup = {}): Promise<string> {
     plan: setup.plan ?? "free",
     customers: setup.customers,
     storefrontAccessToken: setup.storefrontAccessToken,
+    metaobjectEntryCap: setup.metaobjectEntryCap,
+    grantedOptionalScopes: setup.grantedOptionalScopes,
   });
   await db.shop.create({
     data: { domain, plan: setup.plan ?? "free", ...(setup.installed === false ? { uninstalledAt: new Date() } : {}) },
   });
   if (setup.installed !== false) await sessionStorage.storeSession(offlineSessionFor(domain, adminCredentials!));
+  return domain;
+}
+
+/**
+ * A shop whose merchant turned "Saved by N shoppers" on (granted write_products, the optional scope
+ * its metafield writes need), with these products in its catalogue: the count writes only for
+ * products that exist.
+ */
+export async function givenCountingShop(setup: ShopSetup & { products: readonly string[] }): Promise<string> {
+  const { products, ...shop } = setup;
+  const domain = await givenShop({ plan: "pro", grantedOptionalScopes: ["write_products"], ...shop });
+  emulator.addProducts(
+    domain,
+    products.map((id) => ({ id, title: id, totalInventory: 1, variants: [] })),
+  );
   return domain;
 }
 

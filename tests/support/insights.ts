@@ -1,6 +1,6 @@
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import type { InsightsActionResult } from "~/edge/admin-insights.server";
 import type { AppTarget } from "./admin";
+import { withAdminSession } from "./session-token";
 
 // The library answers bot user agents (Node's fetch is one) with 410 before authenticating.
 export const BROWSER_AGENT =
@@ -12,18 +12,14 @@ export async function postInsightsAction(
   shop: string,
   fields: Record<string, string>,
 ): Promise<InsightsActionResult> {
-  const request = await setUpValidRequest(
-    {
-      type: RequestType.Bearer,
-      store: shop.replace(/\.myshopify\.com$/, ""),
-      apiKey: target.apiKey,
-      apiSecretKey: target.apiSecret,
-    },
+  const request = await withAdminSession(
     new Request(new URL("/app/insights?_data=routes/app.insights", target.baseUrl), {
       method: "POST",
       body: new URLSearchParams(fields),
       headers: { "User-Agent": BROWSER_AGENT },
     }),
+    { shop, apiKey: target.apiKey, apiSecret: target.apiSecret },
+    "bearer",
   );
   const response = await fetch(request);
   if (!response.ok) throw new Error(`the Insights action answered ${response.status}: ${await response.text()}`);

@@ -1,6 +1,7 @@
 import { Session } from "@shopify/shopify-api";
 import { setupServer } from "msw/node";
 import { createPlatformEmulator, type AdminCredentials } from "@saved-items/platform-emulator";
+import { OVERAGE_METER } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
 
 let platformAheadMs = 0;
@@ -26,6 +27,8 @@ export const emulator = createPlatformEmulator({
   clientId: TEST_ENV.SHOPIFY_API_KEY,
   clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
   now: platformNow,
+  // The app's Shopify App Pricing configuration, as its Partner Dashboard holds it.
+  appPricing: { meters: [OVERAGE_METER] },
 });
 
 /** The offline session the library stores for credentials the platform issued. */

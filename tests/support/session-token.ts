@@ -66,3 +66,45 @@ export function posSessionToken(options: {
     options.apiSecret,
   );
 }
+
+/**
+ * An admin session token as App Bridge presents it (the platform's "Session tokens" page): iss the
+ * shop's admin, dest the shop, both with https, aud the client id, sub the staff user. The
+ * library's own test helper writes iss without its scheme, which the app's admin door refuses.
+ */
+export function adminSessionToken(options: {
+  shop: string;
+  apiKey: string;
+  apiSecret: string;
+  staffUserId?: string;
+  overrides?: Partial<Record<string, unknown>>;
+}): Promise<string> {
+  return posSessionToken({ staffUserId: "902541635", ...options });
+}
+
+/**
+ * `request` as the embedded admin sends it with a fresh admin session token: a document request
+ * carries it as id_token beside embedded, shop and host (App Bridge's bounce adds them), a fetch
+ * as its bearer.
+ */
+export async function withAdminSession(
+  request: Request,
+  app: { shop: string; apiKey: string; apiSecret: string },
+  presented: "document" | "bearer",
+): Promise<Request> {
+  const token = await adminSessionToken(app);
+  if (presented === "bearer") {
+    const signed = new Request(request);
+    signed.headers.set("Authorization", `Bearer ${token}`);
+    return signed;
+  }
+  const url = new URL(request.url);
+  url.searchParams.set("embedded", "1");
+  url.searchParams.set("shop", app.shop);
+  url.searchParams.set(
+    "host",
+    Buffer.from(`admin.shopify.com/store/${app.shop.replace(/\.myshopify\.com$/, "")}`).toString("base64"),
+  );
+  url.searchParams.set("id_token", token);
+  return new Request(url.href, request);
+}

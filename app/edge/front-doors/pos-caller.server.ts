@@ -2,7 +2,11 @@ import type { AppLoadContext } from "@remix-run/node";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { shopFromDest, verifyExtensionSessionToken } from "~/services/direct-access/customer-account-session.server";
+import {
+  adminIssuedShopOf,
+  STAFF_USER_ID_PATTERN,
+  verifyExtensionSessionToken,
+} from "~/services/direct-access/customer-account-session.server";
 import { CUSTOMER_GID_PATTERN } from "~/services/direct-access/direct-token.server";
 import type { Caller } from "~/services/saved-items/caller";
 import { requestUrl } from "../request-input.server";
@@ -12,13 +16,15 @@ export const POS_CUSTOMER_PARAMETER = "customerId";
 
 /**
  * The point-of-sale front door: the POS extension's session token (signed by the platform like an
- * admin session token: dest the shop, sub the staff user) says who is asking and for which shop;
+ * admin session token: issued by the shop's admin for the shop, sub the staff user) says who is
+ * asking and for which shop;
  * the customer is the one staff chose in POS, named in the query. The staff user goes into the
  * access log, so every read of a customer's list at the counter says who made it.
  */
 export async function requirePosCaller(request: Request, context: AppLoadContext): Promise<Caller> {
   const claims = await verifyExtensionSessionToken(request, "api.session.getSessionToken()");
-  const shop = shopFromDest(claims.dest);
+  const shop = adminIssuedShopOf(claims);
+  if (!shop) throw new ServiceError("INVALID_TOKEN", "The session token was not issued by the shop's admin");
   annotateRequest({ staff: staffUserOf(claims.sub) });
   const customerGid = requestUrl(request, context).searchParams.get(POS_CUSTOMER_PARAMETER)?.trim();
   if (!customerGid) {
@@ -39,7 +45,7 @@ export async function requirePosCaller(request: Request, context: AppLoadContext
  * as staff.
  */
 function staffUserOf(sub: unknown): string {
-  if (typeof sub !== "string" || !/^[1-9]\d{0,19}$/.test(sub)) {
+  if (typeof sub !== "string" || !STAFF_USER_ID_PATTERN.test(sub)) {
     throw new ServiceError("INVALID_TOKEN", "The session token's subject is not a staff user");
   }
   return sub;

@@ -80,6 +80,22 @@ export function claimedShopOf(request: Request): string {
   }
 }
 
+/** A staff user's numeric id: the sub of the admin's and point of sale's session tokens. */
+export const STAFF_USER_ID_PATTERN = /^[1-9]\d{0,19}$/;
+
+/**
+ * The shop of a token the shop's admin issued (the admin's and point of sale's session tokens), or
+ * undefined: dest is https://<shop> and iss https://<shop>/admin, the same shop, as the platform's
+ * "Session tokens" page (shopify.dev, apps, authentication) asks apps to verify. A
+ * customer-account token (a bare dest, no iss) is not one.
+ */
+export function adminIssuedShopOf(claims: JWTPayload): string | undefined {
+  const { iss, dest } = claims;
+  if (typeof dest !== "string" || dest.length > MAX_DEST_LENGTH || !dest.startsWith("https://")) return undefined;
+  const shop = dest.slice("https://".length);
+  return SHOP_DOMAIN_PATTERN.test(shop) && iss === `https://${shop}/admin` ? shop : undefined;
+}
+
 /** A shop domain is at most 255 characters; with a scheme and a slash, a little more. */
 const MAX_DEST_LENGTH = 300;
 

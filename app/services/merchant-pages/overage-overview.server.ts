@@ -1,6 +1,6 @@
 import { clock } from "~/lib/clock";
-import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readOverageStatus } from "~/services/billing/overage-choice.server";
+import { pricingPlansUrl } from "~/services/billing/pricing-page";
 import { OVERAGE_BLOCK_REQUESTS, overageBlockPriceCents, type Plan } from "~/services/plans";
 import { monthlyUsage, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { overageThisMonth } from "~/services/usage/overage.server";
@@ -27,15 +27,15 @@ export async function getBudgetAlert(shop: string, plan: Plan) {
   };
 }
 
-/** The plans page's usage and overage section. */
-export async function getOverageOverview(shop: string, plan: Plan, admin: AdminGraphqlClient) {
+/** The plans page's usage and overage section: the app's records only, no platform call. */
+export async function getOverageOverview(shop: string, plan: Plan) {
   const now = clock.now();
   const period = usagePeriod(now);
   const priceCents = overageBlockPriceCents(plan);
   const [used, thisMonth, status] = await Promise.all([
     monthlyUsage(shop, now),
     overageThisMonth(shop, period),
-    priceCents === undefined ? undefined : readOverageStatus(shop, admin),
+    priceCents === undefined ? undefined : readOverageStatus(shop),
   ]);
   return {
     used,
@@ -50,9 +50,9 @@ export async function getOverageOverview(shop: string, plan: Plan, admin: AdminG
             blockRequests: OVERAGE_BLOCK_REQUESTS,
             blockPriceCents: priceCents,
             enabled: status.enabled,
-            requestedCapCents: status.requestedCapCents,
-            approvedCapCents: status.usageLine?.cappedCents ?? 0,
-            balanceUsedCents: status.usageLine?.balanceUsedCents ?? 0,
+            capCents: status.capCents,
+            // The usage price is part of the plan, shown and approved on the platform's plan page.
+            pricingPlansUrl: pricingPlansUrl(shop),
           },
   };
 }

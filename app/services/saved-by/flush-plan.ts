@@ -46,12 +46,15 @@ export interface FlushCosts {
   itemsPerPage: number;
 }
 
-/** Requests a flush of these products costs: the count pages (guessed from the bound) and the writes. */
+/**
+ * Requests a flush of these products costs: the read of which of them still exist (one nodes(ids:)
+ * for up to PRODUCTS_PER_FLUSH), the count pages (guessed from the bound) and the writes.
+ */
 export function estimatedRequests(products: readonly DirtyProduct[], itemsPerPage: number): number {
   const counted = products.filter(needsCount);
   if (counted.length === 0) return 0;
   const pages = counted.reduce((sum, product) => sum + Math.max(1, Math.ceil(product.bound / itemsPerPage)), 0);
-  return pages + Math.ceil(counted.length / METAFIELDS_PER_WRITE);
+  return 1 + pages + Math.ceil(counted.length / METAFIELDS_PER_WRITE);
 }
 
 /** The delay after which a product is flushed whatever it costs: the search must have caught up by then. */
@@ -110,4 +113,23 @@ export function publishPlan(products: readonly DirtyProduct[], shoppers: Readonl
 export function dueAgainAt(latestMark: Date, startedAt: Date, searchLagMs: number): Date | null {
   if (latestMark.getTime() <= startedAt.getTime() - searchLagMs) return null;
   return new Date(latestMark.getTime() + searchLagMs - maxDelayMs(searchLagMs));
+}
+
+/**
+ * The owners a refused metafieldsSet names as the fault, from its userErrors: each entry's error is
+ * on `["metafields", index, "ownerId"]` (the owner does not exist, or no longer). Undefined when any
+ * error is about something else: then the batch itself is wrong and dropping owners would not help.
+ */
+export function refusedOwners(
+  userErrors: readonly { field?: readonly string[] | null }[],
+  owners: readonly string[],
+): string[] | undefined {
+  const refused = new Set<string>();
+  for (const { field } of userErrors) {
+    const owner =
+      field?.length === 3 && field[0] === "metafields" && field[2] === "ownerId" ? owners[Number(field[1])] : undefined;
+    if (owner === undefined) return undefined;
+    refused.add(owner);
+  }
+  return [...refused];
 }

@@ -5,6 +5,7 @@ import { clock } from "~/lib/clock";
 import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import {
+  isAccessDenied,
   platformRefusal,
   runAdminGraphql,
   type AdminGraphqlClient,
@@ -23,9 +24,11 @@ import {
   planFlush,
   publishedValue,
   publishPlan,
+  refusedOwners,
   type DirtyProduct,
   type PublishPlan,
 } from "./flush-plan";
+import { recordSavedByRefused, savedByGranted } from "./saved-by-grant.server";
 
 /**
  * The "saved by N shoppers" count (decision 0010): a save or removal of a product marks it dirty
@@ -86,6 +89,13 @@ const SET_SAVED_BY = `#graphql
     }
   }`;
 
+const EXISTING_PRODUCTS = `#graphql
+  query SavedItemsExistingProducts($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      id
+    }
+  }`;
+
 const DELETE_SAVED_BY = `#graphql
   mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {
     metafieldsDelete(metafields: $metafields) {
@@ -106,14 +116,34 @@ function refuseOnUserErrors(errors: readonly { message: string }[] | undefined, 
   if (errors && errors.length > 0) throw platformRefusal(`The platform refused ${what}`, errors);
 }
 
-async function writeMetafields(
+/**
+ * The products of `productGids` the shop still has, by one nodes(ids:) read (read_products): a
+ * shopper can save a made-up GID, and a merchant can delete a saved product.
+ */
+async function existingProducts(
   admin: AdminGraphqlClient,
-  plan: PublishPlan,
+  productGids: readonly string[],
   paced: AdminGraphqlOptions,
-): Promise<void> {
+): Promise<Set<string>> {
+  if (productGids.length === 0) return new Set();
+  const data = await runAdminGraphql(admin, EXISTING_PRODUCTS, { ids: [...productGids] }, paced);
+  return new Set(data.nodes.flatMap((node) => (node ? [node.id] : [])));
+}
+
+/**
+ * Writes a batch of counts. metafieldsSet is atomic, so one owner deleted since the nodes read
+ * refuses the whole batch: that owner is dropped and the rest sent again. Answers the dropped owners.
+ */
+async function setCounts(
+  admin: AdminGraphqlClient,
+  batch: PublishPlan["set"],
+  paced: AdminGraphqlOptions,
+): Promise<string[]> {
   const { namespace, key, type } = SAVED_BY_METAFIELD;
-  for (const batch of chunks(plan.set)) {
-    const metafields = batch.map(({ productGid, value }) => ({
+  const dropped: string[] = [];
+  let remaining = batch;
+  while (remaining.length > 0) {
+    const metafields = remaining.map(({ productGid, value }) => ({
       ownerId: productGid,
       namespace,
       key,
@@ -121,13 +151,40 @@ async function writeMetafields(
       value: String(value),
     }));
     const data = await runAdminGraphql(admin, SET_SAVED_BY, { metafields }, paced);
-    refuseOnUserErrors(data.metafieldsSet?.userErrors, "the saved-by counts");
+    const errors = data.metafieldsSet?.userErrors ?? [];
+    if (errors.length === 0) break;
+    const refused = refusedOwners(
+      errors,
+      remaining.map(({ productGid }) => productGid),
+    );
+    if (!refused) throw platformRefusal("The platform refused the saved-by counts", errors);
+    dropped.push(...refused);
+    remaining = remaining.filter(({ productGid }) => !refused.includes(productGid));
   }
+  return dropped;
+}
+
+/** Writes the plan; answers the owners the platform no longer has, which were left out. */
+async function writeMetafields(
+  admin: AdminGraphqlClient,
+  plan: PublishPlan,
+  paced: AdminGraphqlOptions,
+): Promise<string[]> {
+  const dropped: string[] = [];
+  for (const batch of chunks(plan.set)) dropped.push(...(await setCounts(admin, batch, paced)));
+  const { namespace, key } = SAVED_BY_METAFIELD;
   for (const batch of chunks(plan.remove)) {
     const metafields = batch.map((ownerId) => ({ ownerId, namespace, key }));
     const data = await runAdminGraphql(admin, DELETE_SAVED_BY, { metafields }, paced);
     refuseOnUserErrors(data.metafieldsDelete?.userErrors, "the removal of saved-by counts");
   }
+  return dropped;
+}
+
+/** Products that do not exist on the platform: their marks go, so no sweep counts them again. */
+async function forgetProducts(shop: string, productGids: readonly string[]): Promise<void> {
+  if (productGids.length === 0) return;
+  await prisma.savedByProduct.deleteMany({ where: { shopDomain: shop, productGid: { in: [...productGids] } } });
 }
 
 /**
@@ -174,6 +231,8 @@ export interface FlushReport {
  * within FLUSH_COUNTING_MS, so a product not reached is left as it was, due for the next sweep.
  */
 export async function flushShop(shop: string, signal?: AbortSignal): Promise<FlushReport | undefined> {
+  // Off until the merchant grants the scope: the marks wait, and no platform request is spent.
+  if (!(await savedByGranted(shop))) return undefined;
   try {
     return await getCoordinator().withLocks([lockKey(shop)], async (held) => {
       const rows = await prisma.savedByProduct.findMany({ where: { shopDomain: shop, dirtySince: { not: null } } });
@@ -184,21 +243,32 @@ export async function flushShop(shop: string, signal?: AbortSignal): Promise<Flu
       }));
       const products = planFlush(dirty, clock.now(), { searchLagMs: searchLagMs(), itemsPerPage: SAVERS_PER_PAGE });
       if (products.length === 0) return undefined;
-      const counted = products.filter(needsCount);
-      const admin = counted.length > 0 ? await loadOfflineAdmin(shop) : undefined;
-      if (counted.length > 0 && !admin) return undefined;
+      const toCount = products.filter(needsCount);
+      const admin = toCount.length > 0 ? await loadOfflineAdmin(shop) : undefined;
+      if (toCount.length > 0 && !admin) return undefined;
       const startedAt = clock.now();
       const paced = pacedRequest(createBucketPacer(shop, signal), () => held.assertHeld());
+      const existing = admin
+        ? await existingProducts(
+            admin,
+            toCount.map((product) => product.productGid),
+            paced,
+          )
+        : new Set<string>();
+      const gone = toCount.filter((product) => !existing.has(product.productGid)).map((product) => product.productGid);
+      const counted = toCount.filter((product) => existing.has(product.productGid));
       const shoppers = new Map<string, number>();
       for (const product of counted) {
         if (clock.now().getTime() - startedAt.getTime() >= FLUSH_COUNTING_MS) break;
         const savers = await activeSavers(admin!, product.productGid, Number.POSITIVE_INFINITY, paced);
         shoppers.set(product.productGid, savers.size);
       }
-      const flushed = products.filter((product) => !needsCount(product) || shoppers.has(product.productGid));
-      const plan = publishPlan(flushed, shoppers);
+      const reached = products.filter((product) => !needsCount(product) || shoppers.has(product.productGid));
+      const plan = publishPlan(reached, shoppers);
       await held.assertHeld();
-      if (admin) await writeMetafields(admin, plan, paced);
+      const dropped = admin ? await writeMetafields(admin, plan, paced) : [];
+      await forgetProducts(shop, [...gone, ...dropped]);
+      const flushed = reached.filter((product) => !dropped.includes(product.productGid));
       for (const product of flushed) await settle(shop, product, shoppers.get(product.productGid), startedAt);
       return {
         products: flushed.length,
@@ -210,6 +280,11 @@ export async function flushShop(shop: string, signal?: AbortSignal): Promise<Flu
   } catch (error) {
     // Stopped (shutdown) before its next request: nothing it had not settled is lost, it stays due.
     if (error instanceof LockUnavailableError || signal?.aborted) return undefined;
+    // The merchant revoked the scope: the count is off again and its marks wait for a new grant.
+    if (isAccessDenied(error)) {
+      await recordSavedByRefused(shop);
+      return undefined;
+    }
     throw error;
   }
 }

@@ -20,6 +20,7 @@ import {
   type RecountMark,
 } from "./recount-plan";
 import { withShopFlushLock } from "./saved-by-flush.server";
+import { savedByGranted } from "./saved-by-grant.server";
 
 /**
  * The daily recount (decision 0010, "What survives what"): a mark lost between a save's answer
@@ -162,6 +163,8 @@ async function stepShop(shop: string, latestMark: Date | null): Promise<void> {
     // Decided again on the claimed row: another instance may have finished a step meanwhile.
     const step = recountStep(claim, latestMark, searchLagMs());
     if (step === "idle") return await release(claim, clock.now());
+    // Its marks are for the flush, which writes nothing until the merchant grants the scope.
+    if (step === "start" && !(await savedByGranted(shop))) return await release(claim, later(RECOUNT_RETRY_MS));
     const admin = await loadOfflineAdmin(shop);
     if (!admin) return await release(claim, later(RECOUNT_INTERVAL_MS));
     if (step === "start") return await startRecount(claim, admin);

@@ -6,9 +6,11 @@ import { readShopVersion } from "~/lib/coordination/shop-version.server";
 import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
+import { storageFullError } from "~/platform/metaobject-cap.server";
 import type { Caller } from "./caller";
 import { itemHandle, listDirectoryHandle, listHandle } from "./handles.server";
 import {
+  indexAfterRefusals,
   planChanges,
   readsNeeded,
   type ChangeOutcome,
@@ -35,6 +37,7 @@ import {
   applyWrites,
   listActiveItems,
   readItemRecords,
+  SAVE_ITEM_TYPE,
   type DirectoryWrite,
   type ItemWrite,
   type ListRecord,
@@ -283,6 +286,7 @@ async function applyLocked(
     ListWork,
     { known: Record<string, KnownItem>; forgotten: string[]; removed: RemovedItems | undefined }
   >();
+  const refused = new Map<ListWork, Set<string>>();
   writes.forEach(({ list, handle, position }, writeIndex) => {
     const result = results.items[writeIndex]!;
     const listWritten = results.lists[listWrites.indexOf(written.get(list)!)] === true;
@@ -302,8 +306,11 @@ async function applyLocked(
     } else if (result.code === "REFUSED") {
       outcomes[position] = {
         ok: false,
-        error: new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused the write: ${result.message}`),
+        error: result.atCap
+          ? storageFullError(caller.shop, SAVE_ITEM_TYPE)
+          : new ServiceError("PLATFORM_UPSTREAM_ERROR", `The platform refused the write: ${result.message}`),
       };
+      refused.set(list, (refused.get(list) ?? new Set()).add(handle));
       // Refused, so nothing changed: the item is what it was before.
       const before = knowledge.get(handle)!;
       if (before.kind === "known") entry.known[handle] = before.item;
@@ -313,6 +320,7 @@ async function applyLocked(
       outcomes[position] = { ok: false, error: asServiceError(result.error) };
     }
   });
+  await rewriteIndexes(caller, held, lists, listWrites, refused);
   // A holder whose lock lapsed while it wrote (a pause longer than the lease) leaves the cache to the
   // holder after it, which settles its pending marks from the platform.
   if (
@@ -371,6 +379,28 @@ function countNewLists(
     });
   }
   return { handle: listDirectoryHandle(caller.customerGid), customerGid: caller.customerGid, lists };
+}
+
+/**
+ * Writes again, without what was refused, the index of each list some of whose writes the
+ * platform refused (at the entry cap, a save's create is refused while its list's index, sent
+ * first, was written): the index names exactly the active items. Should this request fail, the
+ * index stays as sent (an item too many, which reads skip, or, after a refused removal, one too
+ * few) until a later write of the list writes it again.
+ */
+async function rewriteIndexes(
+  caller: Caller,
+  held: HeldLocks,
+  lists: Map<string, ListWork>,
+  listWrites: readonly ListWrite[],
+  refused: ReadonlyMap<ListWork, ReadonlySet<string>>,
+): Promise<void> {
+  const rewrites = listWrites.flatMap((write) => {
+    const list = lists.get(write.context)!;
+    const handles = refused.get(list);
+    return handles && write.index ? [{ ...write, index: indexAfterRefusals(list.index!, write.index, handles) }] : [];
+  });
+  if (rewrites.length > 0) await applyWrites(caller.admin, rewrites, [], () => held.assertHeld());
 }
 
 /** What the cached state says of an item, for the planner. */

@@ -144,6 +144,25 @@ export function planChanges(
   return { plans, index: [...new Set(order)].filter((handle) => active.has(handle)), removed };
 }
 
+/**
+ * The list's index once some of the planned writes were refused, which changed nothing for their
+ * items: a refused activation leaves it, a refused deactivation stays in it, in the order it had.
+ * The index went to the platform with the writes, in the same request, before their answers
+ * (aliases of one mutation are not atomic): this is what it must be written as again.
+ */
+export function indexAfterRefusals(
+  before: readonly string[],
+  planned: readonly string[],
+  refused: ReadonlySet<string>,
+): string[] {
+  const wasActive = new Set(before);
+  const stays = new Set(planned);
+  return [
+    ...planned.filter((handle) => !wasActive.has(handle) && !refused.has(handle)),
+    ...before.filter((handle) => stays.has(handle) || refused.has(handle)),
+  ];
+}
+
 /** Every field of an active save_item: an upsert may create it. */
 function activationFields(change: PlannedChange, savedAt: string): Record<string, string> {
   return {

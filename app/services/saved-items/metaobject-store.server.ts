@@ -4,6 +4,7 @@ import {
   type AdminGraphqlClient,
   type AdminGraphqlOptions,
 } from "~/platform/admin-graphql.server";
+import { noteCapReached, refusedAtCap } from "~/platform/metaobject-cap.server";
 import type {
   SaveItemNodeFragment,
   SavedItemsItemUpdatedFragment,
@@ -62,7 +63,8 @@ export interface DirectoryWrite {
 
 export type WriteOutcome =
   | { ok: true; record: SaveItemRecord }
-  | { ok: false; code: "REFUSED"; message: string }
+  /** `atCap`: refused because the definition holds as many entries as the platform allows. */
+  | { ok: false; code: "REFUSED"; message: string; atCap: boolean }
   /** The request carrying this write failed as a whole; whether the platform applied it is unknown. */
   | { ok: false; code: "UNSENT_OR_UNKNOWN"; error: unknown };
 
@@ -298,8 +300,10 @@ export async function applyWrites(
         // The items are written all the same: the next write of the list writes its index again,
         // and until then a read of the list finds them by search too.
         if (!result?.metaobject) {
+          const type = entry.kind === "list" ? SAVE_LIST_TYPE : SAVE_LIST_DIRECTORY_TYPE;
           const handle = entry.kind === "list" ? entry.list.handle : entry.directory.handle;
-          console.warn(`${handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
+          if (refusedAtCap(result?.userErrors) && admin.shop) noteCapReached(admin.shop, type);
+          else console.warn(`${handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
         } else if (entry.kind === "list") written.lists[lists.indexOf(entry.list)] = true;
         else written.directory = true;
         return;
@@ -312,6 +316,7 @@ export async function applyWrites(
         ok: false,
         code: "REFUSED",
         message: (result?.userErrors ?? []).map((e) => e.message).join("; "),
+        atCap: refusedAtCap(result?.userErrors),
       };
     });
   }

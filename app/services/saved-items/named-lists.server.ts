@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { platformRefusal, runAdminGraphql } from "~/platform/admin-graphql.server";
+import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import type { SavedItemsNamedListFragment } from "~/types/admin.generated";
 import { retentionWindowMs } from "~/config/env.server";
@@ -167,6 +168,8 @@ async function writeNamedList(
     writeDirectory: directory !== null,
   });
   const list = toStoredList(data.list?.metaobject);
+  if (refusedAtCap(data.list?.userErrors)) throw storageFullError(caller.shop, SAVE_LIST_TYPE);
+  if (refusedAtCap(data.directory?.userErrors)) throw storageFullError(caller.shop, SAVE_LIST_DIRECTORY_TYPE);
   if (!list || (directory !== null && !data.directory?.metaobject)) {
     throw platformRefusal("The platform refused to write the list; retry shortly", [
       ...(data.list?.userErrors ?? []),
@@ -215,20 +218,20 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
     const decision = decideCreateList(list, directory, { context, name: input.name }, plan, retentionWindowMs());
     if (decision.kind === "refuse") throw decision.error;
     if (decision.kind === "exists") return toSavedList(caller, list!);
-    await held.assertHeld();
-    const written = await writeNamedList(
-      caller,
+    const fields = {
+      customer_id: caller.customerGid,
       context,
-      {
-        customer_id: caller.customerGid,
-        context,
-        name: input.name,
-        deleted_at: "",
-        // A deleted list keeps its index and removed items (every item in it removed); a new one starts empty.
-        ...(list ? {} : { active_items: "[]", removed_items: "{}" }),
-      },
-      decision.directory,
-    );
+      name: input.name,
+      deleted_at: "",
+      // A deleted list keeps its index and removed items (every item in it removed); a new one starts empty.
+      ...(list ? {} : { active_items: "[]", removed_items: "{}" }),
+    };
+    await held.assertHeld();
+    // A new list is created before the directory names it: at the entry cap its create is
+    // refused, and the directory, were it written in the same request (aliases are not atomic),
+    // would name a list that does not exist, counted against the plan and never deletable.
+    if (!list) await writeNamedList(caller, context, fields, null);
+    const written = await writeNamedList(caller, context, fields, decision.directory);
     return toSavedList(caller, written);
   });
 }

@@ -42,6 +42,11 @@ interface OperationEntry {
   doc: { id: string; summary: string; description: string };
 }
 
+/** What an operation that may create a stored entry answers when the shop's storage is full (docs/api.md). */
+const STORAGE_FULL =
+  "When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, " +
+  "not retryable); nothing already saved changes.";
+
 /**
  * The operation catalogue: every channel serves exactly these, at <namespace>/<name>. Routes,
  * the OpenAPI document and the tests' router all derive from this table; the dispatcher has one
@@ -59,7 +64,8 @@ export const OPERATIONS = {
       description:
         "Creates or reactivates the save_item for the list context (creating the list if needed). " +
         "Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the " +
-        "customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).",
+        "customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402). " +
+        STORAGE_FULL,
     },
   },
   remove: {
@@ -83,7 +89,7 @@ export const OPERATIONS = {
     doc: {
       id: "Toggle",
       summary: "Toggle an item",
-      description: "Removes the item if an active save exists, otherwise saves it.",
+      description: `Removes the item if an active save exists, otherwise saves it. ${STORAGE_FULL}`,
     },
   },
   batch: {
@@ -97,7 +103,8 @@ export const OPERATIONS = {
       description:
         "Order of checks: structure (1..50 operations), plan (Free: no batch, Starter: 10, Pro/Scale: 50; " +
         "PLAN_LIMIT_REACHED), duplicate identity keys (BATCH_CONFLICT, before anything runs), budget, operations. " +
-        "Failures of single operations are results with ok false; the response stays 200.",
+        "Failures of single operations are results with ok false; the response stays 200 (a save when the shop's " +
+        "storage is full: PLAN_LIMIT_REACHED).",
     },
   },
   list: {
@@ -190,7 +197,8 @@ export const OPERATIONS = {
         "context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat " +
         "and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list " +
         "(Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): " +
-        "PLAN_LIMIT_REACHED (402). save never counts against the plan's number.",
+        "PLAN_LIMIT_REACHED (402). save never counts against the plan's number. " +
+        STORAGE_FULL,
     },
   },
   "rename-list": {

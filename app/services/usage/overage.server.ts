@@ -1,14 +1,17 @@
 import prisma from "~/db.server";
+import { clock } from "~/lib/clock";
+import { runAdminGraphql } from "~/platform/admin-graphql.server";
+import { sendBillingEvent } from "~/platform/app-events.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { createUsageRecord, readUsageLine } from "~/services/billing/usage-charges.server";
-import { OVERAGE_BLOCK_REQUESTS, overageBlockPriceCents, type Plan } from "~/services/plans";
-import { chargeForBlock, mayBeginBlock } from "./overage-decision";
+import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, overageBlockPriceCents, type Plan } from "~/services/plans";
+import { nextBlock } from "./overage-decision";
 import { createQuotaLeases, type QuotaCounter } from "./quota-leases.server";
 
 /**
  * Requests past the budget are counted like the budget (quota-leases), against a limit that is
- * not configured but charged: the month's charged blocks times the block size, read in the same
- * statement that raises the count, so no instance can spend a request of a block nobody paid for.
+ * not configured but paid: the month's blocks whose billing event was sent times the block size,
+ * read in the same statement that raises the count, so no instance can spend a request of a
+ * block nobody was billed for.
  */
 const overageCounter: QuotaCounter = {
   async take(shop, period, desired) {
@@ -16,7 +19,7 @@ const overageCounter: QuotaCounter = {
       const [row] = await prisma.$queryRaw<{ found: boolean; taken: number | null }[]>`
         WITH paid AS (
           SELECT count(*)::int * ${OVERAGE_BLOCK_REQUESTS} AS units FROM "OverageBlock"
-          WHERE "shopDomain" = ${shop} AND "period" = ${period}
+          WHERE "shopDomain" = ${shop} AND "period" = ${period} AND "sentAt" IS NOT NULL
         ),
         prev AS (SELECT "count" FROM "OverageUsage" WHERE "shopDomain" = ${shop} AND "period" = ${period} FOR UPDATE),
         raised AS (
@@ -52,11 +55,26 @@ const overageLeases = createQuotaLeases({
 // Requests of one process that find the paid blocks spent wait on one charge, not one each.
 const beginning = new Map<string, Promise<boolean>>();
 
+/** The shop's GID, which billing events name: read from the platform once, then kept with the choice. */
+const SHOP_ID = `#graphql
+  query SavedItemsOverageShop {
+    shop {
+      id
+    }
+  }`;
+
+async function shopGidOf(shop: string, known: string | null): Promise<string> {
+  if (known) return known;
+  const data = await runAdminGraphql(await requireOfflineAdmin(shop), SHOP_ID, {});
+  await prisma.overageSetting.update({ where: { shopDomain: shop }, data: { shopGid: data.shop.id } });
+  return data.shop.id;
+}
+
 /**
  * Admits one request past the shop's spent budget when the merchant chose overage: a unit of a
- * block already charged, or else the next block is charged (once, whichever instance and however
- * often it is tried) before the request is served. False: the request is refused as without
- * overage (off, Free, no usage line item, or the capped amount reached).
+ * block already billed, or else the next block's billing event is sent (once, whichever instance
+ * and however often it is tried) before the request is served. False: the request is refused as
+ * without overage (off, Free, or the merchant's cap reached).
  */
 export async function admitPastBudget(shop: string, plan: Plan, period: string): Promise<boolean> {
   const priceCents = overageBlockPriceCents(plan);
@@ -73,35 +91,51 @@ export async function admitPastBudget(shop: string, plan: Plan, period: string):
   }
 }
 
-/** True when a block is now paid for that was not when the caller found none left. */
+/** True when a block is now billed that was not when the caller found none left. */
 async function beginNextBlock(shop: string, period: string, priceCents: number): Promise<boolean> {
-  const choice = await prisma.overageSetting.findUnique({ where: { shopDomain: shop } });
-  if (!mayBeginBlock(priceCents, choice, period)) return false;
-  const [charged, used] = await Promise.all([
-    prisma.overageBlock.count({ where: { shopDomain: shop, period } }),
-    prisma.overageUsage.findUnique({ where: { shopDomain_period: { shopDomain: shop, period } } }),
+  const where = { shopDomain: shop, period };
+  const [choice, blocks, used] = await Promise.all([
+    prisma.overageSetting.findUnique({ where: { shopDomain: shop } }),
+    prisma.overageBlock.findMany({ where, orderBy: { block: "asc" } }),
+    prisma.overageUsage.findUnique({ where: { shopDomain_period: where } }),
   ]);
-  // Another instance began a block since this one found none left: take from it.
-  if ((used?.count ?? 0) < charged * OVERAGE_BLOCK_REQUESTS) return true;
-  const admin = await requireOfflineAdmin(shop);
-  const charge = chargeForBlock({
-    shop,
-    period,
-    block: charged + 1,
-    blockRequests: OVERAGE_BLOCK_REQUESTS,
-    priceCents,
-    usageLine: await readUsageLine(admin),
-  });
-  const outcome = charge.kind === "charge" ? await createUsageRecord(admin, charge) : charge.reason;
-  if (typeof outcome === "string") {
-    // Neither a reached cap nor a missing usage line item changes until the merchant acts.
-    await prisma.overageSetting.update({ where: { shopDomain: shop }, data: { cappedPeriod: period } });
-    return false;
+  const sent = blocks.filter((block) => block.sentAt !== null).length;
+  // Another instance sent a block since this one found none left: take from it.
+  if ((used?.count ?? 0) < sent * OVERAGE_BLOCK_REQUESTS) return true;
+  const now = clock.now();
+  const next = nextBlock({ shop, period, priceCents, choice, blocks, now });
+  if (next.kind === "refuse") return false;
+  if (next.kind === "settle") {
+    // Sending again could charge it twice; serving it may go unpaid. The merchant is never overcharged.
+    console.warn(
+      `[overage] ${shop} ${period} block ${next.block}: its billing event went unanswered more than a day ago; counted as sent without sending it again (check the Dev Dashboard's logs)`,
+    );
+  } else {
+    if (next.begin) {
+      // Written before the event is sent, so a retry after a lost answer finds the key and its age.
+      await prisma.overageBlock.createMany({
+        data: [
+          {
+            ...where,
+            block: next.block,
+            priceCents: next.priceCents,
+            idempotencyKey: next.idempotencyKey,
+            attemptedAt: now,
+          },
+        ],
+        skipDuplicates: true,
+      });
+    }
+    await sendBillingEvent({
+      shopGid: await shopGidOf(shop, choice?.shopGid ?? null),
+      eventHandle: OVERAGE_METER_HANDLE,
+      // Now: within the shop's current billing cycle and never ahead of the platform's clock.
+      timestamp: now,
+      idempotencyKey: next.idempotencyKey,
+      value: 1,
+    });
   }
-  await prisma.overageBlock.createMany({
-    data: [{ shopDomain: shop, period, block: charged + 1, usageRecordGid: outcome.recordGid, priceCents }],
-    skipDuplicates: true,
-  });
+  await prisma.overageBlock.updateMany({ where: { ...where, block: next.block, sentAt: null }, data: { sentAt: now } });
   // A fresh lease: the one that ran dry takes single units, as a quota nearly used up does.
   await overageLeases.release(shop);
   return true;
@@ -112,11 +146,11 @@ export function refundPastBudget(shop: string, period: string): void {
   overageLeases.refund(shop, period);
 }
 
-/** Requests served past the budget this month, and the blocks charged for them. */
+/** Requests served past the budget this month, and the blocks billed for them. */
 export async function overageThisMonth(shop: string, period: string) {
   const [usage, blocks] = await Promise.all([
     prisma.overageUsage.findUnique({ where: { shopDomain_period: { shopDomain: shop, period } } }),
-    prisma.overageBlock.findMany({ where: { shopDomain: shop, period }, orderBy: { block: "asc" } }),
+    prisma.overageBlock.findMany({ where: { shopDomain: shop, period, sentAt: { not: null } } }),
   ]);
   return {
     requests: Math.max(0, (usage?.count ?? 0) - overageLeases.held(shop, period)),

@@ -11,14 +11,25 @@ import {
   type OperationOutput,
 } from "./operations.js";
 import { withListKey } from "./list-key.js";
-import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type RetryRuntime } from "./retry.js";
+import {
+  browserRetryRuntime,
+  DEFAULT_RETRY_POLICY,
+  refusedBeforeRunning,
+  withRetry,
+  type MayRepeat,
+  type RetryPolicy,
+  type RetryRuntime,
+} from "./retry.js";
 import { createTokenSource } from "./token.js";
 
 /** The service token has expired; the one 4xx the client recovers from (by exchanging again). */
 export const TOKEN_EXPIRED = "TOKEN_EXPIRED";
 
 export interface ClientOptions {
-  /** The app's origin (and path prefix, if any), without a trailing slash. */
+  /**
+   * The app's origin (and path prefix, if any), without a trailing slash: https, or http on
+   * localhost only (the client sends tokens to it).
+   */
   baseUrl: string;
   fetch?: FetchLike;
   /** Milliseconds since the epoch; decides when the service token is exchanged again. */
@@ -95,6 +106,7 @@ function createClient<C extends Channel>(
   options: ClientOptions,
   exchange: (http: FetchLike, url: string) => Promise<unknown>,
 ): SavedItemsClient<C> {
+  requireSecureBaseUrl(options.baseUrl);
   // The global `fetch`, not `globalThis.fetch`: the platform CLI's generated shopify.d.ts types an
   // extension module's globalThis as `{ shopify }` alone.
   const http: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
@@ -130,20 +142,32 @@ function createClient<C extends Channel>(
     if (!route) throw new TypeError(`${name} is no operation of the ${channel} channel`);
     const body = withListKey(name, input);
     let reExchanged = false;
+    // Whether this attempt sent the operation: a failed exchange before it leaves nothing applied.
+    let sent = false;
+    const mayRepeat: MayRepeat = repeatsSafely(name, body)
+      ? () => true
+      : (error) => !sent || refusedBeforeRunning(error);
     return withRetry(
       async () => {
+        sent = false;
         const authorization = await tokens.authorization();
         try {
+          sent = true;
           return await send(route, authorization, body);
         } catch (error) {
           if (reExchanged || !(error instanceof SavedItemsError) || error.code !== TOKEN_EXPIRED) throw error;
           reExchanged = true;
           tokens.invalidate(authorization);
-          return await send(route, await tokens.authorization(), body);
+          const renewed = await tokens.authorization().catch((failure: unknown) => {
+            sent = false;
+            throw failure;
+          });
+          return await send(route, renewed, body);
         }
       },
       policy,
       runtime,
+      mayRepeat,
     );
   }
 
@@ -154,4 +178,34 @@ function createClient<C extends Channel>(
     ]),
   );
   return { ...methods, call } as unknown as SavedItemsClient<C>;
+}
+
+/**
+ * Whether an operation gives the same state however often it runs: save (a second is
+ * DUPLICATE_SAVE), remove, the list operations and reads do; toggle does not, nor a batch holding
+ * one (the service's catalogue, app/services/saved-items/operations.ts, says which toggles).
+ */
+function repeatsSafely(name: string, body: unknown): boolean {
+  if (name === "toggle") return false;
+  if (name !== "batch") return true;
+  const operations = (body as { operations?: unknown } | null)?.operations;
+  return (
+    Array.isArray(operations) &&
+    operations.every((operation) => (operation as { action?: unknown })?.action !== "toggle")
+  );
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Tokens go to baseUrl: only over https, or plain http to this machine (development, tests). */
+function requireSecureBaseUrl(baseUrl: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // Not a URL at all: refused below.
+  }
+  const local = url !== undefined && (LOCAL_HOSTS.has(url.hostname) || url.hostname.endsWith(".localhost"));
+  if (url?.protocol === "https:" || (url?.protocol === "http:" && local)) return;
+  throw new TypeError(`baseUrl must be an https URL (plain http only on localhost): ${baseUrl}`);
 }

@@ -1,4 +1,4 @@
-import { BAD_RESPONSE, NETWORK_ERROR, SavedItemsError } from "./errors.js";
+import { BAD_RESPONSE, NETWORK_ERROR, REDIRECT_REFUSED, SavedItemsError } from "./errors.js";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -7,14 +7,26 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
  * SavedItemsError carrying the envelope's code, message and retryable flag, the HTTP status and
  * the Retry-After wait. No answer is NETWORK_ERROR (retryable); an answer that is not the
  * envelope is BAD_RESPONSE, retryable only for a 5xx: it comes from something in front of the
- * service (a gateway page), so the service itself was not reached, as with no answer.
+ * service (a gateway page), so the service itself was not reached, as with no answer. A redirect
+ * is not followed but refused (REDIRECT_REFUSED, not retryable): the service never redirects, and
+ * what a request carries (a token, the customer's platform token) must not go elsewhere.
  */
 export async function requestEnvelope(fetch: FetchLike, url: string, init: RequestInit): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await fetch(url, { ...init, redirect: "manual" });
   } catch (error) {
     throw new SavedItemsError(NETWORK_ERROR, `No answer: ${error}`, 0, true);
+  }
+  // A browser shows a manual redirect as an opaque answer (status 0), node as the 3xx itself.
+  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+    await response.body?.cancel();
+    throw new SavedItemsError(
+      REDIRECT_REFUSED,
+      `${url} answered a redirect, which is not followed`,
+      response.status,
+      false,
+    );
   }
   let body: unknown;
   try {

@@ -3,7 +3,7 @@ import type { components } from "./generated/openapi.js";
 /** Every code the service's error envelope can carry on the direct channels, from the OpenAPI document. */
 export type ServiceErrorCode = components["schemas"]["ErrorEnvelope"]["error"]["code"];
 
-export type ClientErrorCode = typeof NETWORK_ERROR | typeof BAD_RESPONSE;
+export type ClientErrorCode = typeof NETWORK_ERROR | typeof BAD_RESPONSE | typeof REDIRECT_REFUSED;
 
 /**
  * The codes a SavedItemsError carries. Open-ended (`string & {}` keeps the known ones suggested):
@@ -35,6 +35,11 @@ export class SavedItemsError extends Error {
 export const NETWORK_ERROR = "NETWORK_ERROR";
 /** An answer that is not the service's envelope (a proxy's HTML page, a cut-off body). */
 export const BAD_RESPONSE = "BAD_RESPONSE";
+/**
+ * The base URL answered with a redirect. It is never followed: the exchange's body carries the
+ * customer's platform token, which a redirect (307, 308) would send on to wherever it points.
+ */
+export const REDIRECT_REFUSED = "REDIRECT_REFUSED";
 
 export function toSavedItemsError(error: unknown): SavedItemsError {
   if (error instanceof SavedItemsError) return error;

@@ -11,6 +11,7 @@ export { requestEnvelope, parseRetryAfter, type FetchLike } from "./envelope.js"
 export {
   BAD_RESPONSE,
   NETWORK_ERROR,
+  REDIRECT_REFUSED,
   SavedItemsError,
   toSavedItemsError,
   type ClientErrorCode,

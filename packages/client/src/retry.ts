@@ -32,14 +32,29 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
+/**
+ * Whether a failed attempt may be repeated: always for an operation that is idempotent by state
+ * (save, remove, reads), and for one that is not (toggle, a batch with a toggle) only when the
+ * failure says it was never applied. An answer lost, a 502 or a 500 leaves the outcome unknown:
+ * a toggle that was applied but answered 502, repeated, undid the shopper's save.
+ */
+export type MayRepeat = (error: SavedItemsError) => boolean;
+
+/** The service's refusals made before an operation runs: the operation was not applied. */
+const REFUSED_BEFORE_RUNNING = new Set(["RATE_LIMITED"]);
+
+export const refusedBeforeRunning: MayRepeat = (error) => REFUSED_BEFORE_RUNNING.has(error.code);
+
 /** How long to wait before repeating after `error` on attempt `attempt`, or undefined to give up. */
 export function retryDelay(
   error: unknown,
   attempt: number,
   policy: RetryPolicy,
   random: () => number,
+  mayRepeat: MayRepeat = () => true,
 ): number | undefined {
   if (!(error instanceof SavedItemsError) || !error.retryable || attempt >= policy.maxAttempts) return undefined;
+  if (!mayRepeat(error)) return undefined;
   // The backoff never exceeds maxDelayMs, so only a longer Retry-After can.
   const delay = Math.max(error.retryAfterMs || 0, backoffDelay(attempt, policy, random));
   return delay <= policy.maxDelayMs ? delay : undefined;
@@ -49,12 +64,13 @@ export async function withRetry<T>(
   task: (attempt: number) => Promise<T>,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   runtime: RetryRuntime = browserRetryRuntime,
+  mayRepeat?: MayRepeat,
 ): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await task(attempt);
     } catch (error) {
-      const delay = retryDelay(error, attempt, policy, runtime.random);
+      const delay = retryDelay(error, attempt, policy, runtime.random, mayRepeat);
       if (delay === undefined) throw error;
       await runtime.sleep(delay);
     }

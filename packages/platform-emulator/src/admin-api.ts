@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { bulkOperationFields } from "./bulk-operations";
+import { guardRoot, unknownRootFields, type ScopeContext } from "./access-scopes";
+import { bulkOperationFields, type GuardRoot } from "./bulk-operations";
 import { GraphQLError, type FieldNode, type GraphQLResolveInfo } from "graphql";
 import type { FieldDefinition, MetaobjectDefinition } from "./app-config";
 import { MAX_QUERY_COST, queryCost, requestedPageSize, type CostExtension } from "./cost";
@@ -12,6 +13,7 @@ import {
   userError,
   type FieldWrite,
   type HandleWrite,
+  type MetaobjectStore,
   type MetaobjectUserError,
   type StoredMetaobject,
   type WriteResult,
@@ -24,6 +26,7 @@ import { getSchema } from "./schemas";
 import { parseSearchQuery, type SearchTerm } from "./search-query";
 import { returnUrlOf, usageBillingMutations, usageLineView } from "./usage-billing";
 import {
+  grantedScopes,
   shopByDomain,
   usageOf,
   violationReporter,
@@ -69,17 +72,18 @@ function fieldDefinitionView(field: FieldDefinition) {
   };
 }
 
-function definitionView(definition: MetaobjectDefinition) {
+function definitionView(definition: MetaobjectDefinition, store: MetaobjectStore) {
   return {
     id: `gid://shopify/MetaobjectDefinition/${definition.index + 1}`,
     type: definition.type,
     name: definition.name,
     displayNameKey: definition.displayNameKey ?? null,
     fieldDefinitions: definition.fields.map(fieldDefinitionView),
+    metaobjectsCount: () => store.count(definition),
   };
 }
 
-function metaobjectView(entry: StoredMetaobject) {
+function metaobjectView(entry: StoredMetaobject, store: MetaobjectStore) {
   const fieldView = (field: FieldDefinition) => {
     const value = entry.values.get(field.key) ?? null;
     return {
@@ -102,7 +106,7 @@ function metaobjectView(entry: StoredMetaobject) {
       return field ? fieldView(field) : null;
     },
     fields: definition.fields.map(fieldView),
-    definition: definitionView(definition),
+    definition: definitionView(definition, store),
   };
 }
 
@@ -214,15 +218,31 @@ function toHandleWrite(value: string | null | undefined, path: string[]): Handle
   return value == null ? undefined : { value, path };
 }
 
-function payload(result: WriteResult) {
-  return { metaobject: result.entry && metaobjectView(result.entry), userErrors: result.userErrors };
+function payload(result: WriteResult, store: MetaobjectStore) {
+  return { metaobject: result.entry && metaobjectView(result.entry, store), userErrors: result.userErrors };
 }
 
 function failure(error: MetaobjectUserError) {
   return { metaobject: null, userErrors: [error] };
 }
 
-function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknown> {
+/** The shop's answers to the access-scope rules (access-scopes.ts). */
+export function scopeContext(state: EmulatorState, shop: ShopState): ScopeContext {
+  return {
+    isAppOwnedType: (type) => type.startsWith("$app:") || type.startsWith(`app--${state.apiClientId}--`),
+    metaobjectTypeOf: (id) => {
+      const match = /^gid:\/\/shopify\/Metaobject\/(\d+)$/.exec(id);
+      return match ? shop.metaobjects.get(Number(match[1]))?.definition.type : undefined;
+    },
+  };
+}
+
+function adminRoot(
+  state: EmulatorState,
+  shop: ShopState,
+  granted: ReadonlySet<string>,
+  guard: GuardRoot,
+): Record<string, unknown> {
   const store = shop.metaobjects;
   const resolveType = (type: string) => state.definitions.resolve(type);
 
@@ -249,11 +269,11 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     const entries = candidates.filter((entry) => terms.every((term) => matchesTerm(entry, term)));
     return { entries, sortKey, valueOf };
   };
-  const bulk = bulkOperationFields(state, shop, {
+  const bulk = bulkOperationFields(state, shop, guard, {
     metaobjects: (args) =>
       matchingMetaobjects(args as unknown as MetaobjectsArgs).entries.flatMap((entry) => {
         const current = store.get(entry.numericId);
-        return current ? [metaobjectView(current)] : [];
+        return current ? [metaobjectView(current, store)] : [];
       }),
   });
 
@@ -267,18 +287,19 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     currentAppInstallation: {
       id: `gid://shopify/AppInstallation/${shop.numericId}`,
       activeSubscriptions: shop.subscription ? [subscriptionView(shop, shop.subscription)] : [],
+      accessScopes: [...granted].map((handle) => ({ handle })),
       // shopify-api's billing.check() asks for these; the app never buys one-time charges.
       oneTimePurchases: (_args: unknown, context: AdminContext, info: GraphQLResolveInfo) =>
         connectionView(context, info, emptyPage, () => null),
     },
     metaobject: ({ id }: { id: string }) => {
       const entry = findEntry(id);
-      return entry ? metaobjectView(entry) : null;
+      return entry ? metaobjectView(entry, store) : null;
     },
     metaobjectByHandle: ({ handle }: { handle: { type: string; handle: string } }) => {
       const definition = resolveType(handle.type);
       const entry = definition && store.findByHandle(definition, handle.handle);
-      return entry ? metaobjectView(entry) : null;
+      return entry ? metaobjectView(entry, store) : null;
     },
     // Only bulk operations and the catalogue's products and variants are modelled as nodes; any
     // other id reads as missing.
@@ -303,7 +324,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
     ...bulk,
     metaobjectDefinitionByType: ({ type }: { type: string }) => {
       const definition = resolveType(type);
-      return definition ? definitionView(definition) : null;
+      return definition ? definitionView(definition, store) : null;
     },
     metaobjects: (args: MetaobjectsArgs, context: AdminContext, info: GraphQLResolveInfo) => {
       const { entries, sortKey, valueOf } = matchingMetaobjects(args);
@@ -312,7 +333,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
         const current = store.get(item.numericId);
         return current ? [{ cursor, item: current }] : [];
       });
-      return connectionView(context, info, { ...page, edges }, metaobjectView);
+      return connectionView(context, info, { ...page, edges }, (entry) => metaobjectView(entry, store));
     },
 
     metaobjectCreate: ({ metaobject }: { metaobject: FieldsInput & { type: string; handle?: string | null } }) => {
@@ -320,14 +341,17 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       if (!definition) return failure(undefinedType(metaobject.type, ["metaobject", "type"]));
       const write = toFieldWrite(metaobject, ["metaobject"]);
       if ("code" in write) return failure(write);
-      return payload(store.create(definition, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write));
+      return payload(
+        store.create(definition, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write),
+        store,
+      );
     },
     metaobjectUpdate: ({ id, metaobject }: { id: string; metaobject: FieldsInput & { handle?: string | null } }) => {
       const entry = findEntry(id);
       if (!entry) return failure(notFound(id));
       const write = toFieldWrite(metaobject, ["metaobject"]);
       if ("code" in write) return failure(write);
-      return payload(store.update(entry, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write));
+      return payload(store.update(entry, toHandleWrite(metaobject.handle, ["metaobject", "handle"]), write), store);
     },
     metaobjectUpsert: (args: {
       handle: { type: string; handle: string };
@@ -350,7 +374,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
           ? toHandleWrite(renamed, ["metaobject", "handle"])
           : toHandleWrite(args.handle.handle, ["handle", "handle"]);
       const existing = store.findByHandle(definition, args.handle.handle);
-      return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write));
+      return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write), store);
     },
     ...usageBillingMutations(state, shop),
     ...createMetafieldsApi(shop, {
@@ -359,7 +383,7 @@ function adminRoot(state: EmulatorState, shop: ShopState): Record<string, unknow
       nextId: () => state.nextId(),
     }),
     flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
-      state.flowTriggers.receive(shop.domain, args),
+      state.flowTriggers.receive(shop.domain, args, granted),
     metaobjectDelete: ({ id }: { id: string }) => {
       const entry = findEntry(id);
       if (!entry) return { deletedId: null, userErrors: [notFound(id)] };
@@ -402,8 +426,14 @@ async function answer(
   if (!shop.adminTokens.isValid(request.headers.get("X-Shopify-Access-Token"))) {
     return jsonReply(401, { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" });
   }
-  const prepared = prepareOperation(schema, graphql, violationReporter(state, "admin", graphql.query));
+  const reportViolation = violationReporter(state, "admin", graphql.query);
+  const prepared = prepareOperation(schema, graphql, reportViolation);
   if ("rejection" in prepared) return prepared.rejection;
+  const unscoped = unknownRootFields(prepared.document, prepared.operation.selectionSet);
+  if (unscoped.length > 0) {
+    reportViolation(unscoped);
+    return jsonReply(200, { errors: unscoped.map((error) => error.toJSON()) });
+  }
 
   const requested = queryCost(prepared, requestedPageSize);
   if (requested > MAX_QUERY_COST) {
@@ -423,7 +453,11 @@ async function answer(
   }
 
   const context: AdminContext = { returnedPageSizes: new Map() };
-  const result = await executeOperation(prepared, adminRoot(state, shop), context);
+  const granted = new Set(grantedScopes(state, shop.grantedOptionalScopes));
+  const guard: GuardRoot = (fields) =>
+    guardRoot(fields, granted, scopeContext(state, shop), (error) => reportViolation([error]));
+  const root = guard(adminRoot(state, shop, granted, guard));
+  const result = await executeOperation(prepared, root, context);
   // Like the platform, charge up front for the requested page sizes and refund what was not returned.
   const actual = queryCost(
     prepared,

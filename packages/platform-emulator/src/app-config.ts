@@ -37,6 +37,15 @@ function optionalString(table: Table, key: string, where: string): string | unde
   return value;
 }
 
+function stringList(table: Table, key: string, where: string): string[] {
+  const value = table[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw new Error(`${where}.${key} must be a list of strings`);
+  }
+  return value;
+}
+
 function readField(key: string, raw: unknown, where: string): FieldDefinition {
   // TOML allows the shorthand `key = "single_line_text_field"` for type-only fields.
   if (typeof raw === "string") return { key, name: key, type: raw, required: false, adminFilterable: false };
@@ -67,8 +76,13 @@ export interface MetafieldDefinition {
 export interface AppConfig {
   definitions: MetaobjectDefinitions;
   metafieldDefinitions: MetafieldDefinition[];
-  /** `[access_scopes] scopes`, what the platform grants an installation and reports as `scope`. */
+  /** `[access_scopes] scopes`, what the platform grants every installation. */
   scopes: string;
+  /**
+   * `[access_scopes] optional_scopes`: what the app may ask a merchant for at run time (App Bridge
+   * `scopes.request`); granted per shop only once the merchant approves (shopify.dev, "Manage access scopes").
+   */
+  optionalScopes: string[];
 }
 
 /** Reads what the platform takes from the app's shopify.app.toml. */
@@ -79,6 +93,7 @@ export function loadAppConfig(tomlPath: string, apiClientId: string): AppConfig 
     definitions: metaobjectDefinitions(toml, apiClientId),
     metafieldDefinitions: productMetafieldDefinitions(toml, apiClientId),
     scopes: optionalString(accessScopes, "scopes", "access_scopes") ?? "",
+    optionalScopes: stringList(accessScopes, "optional_scopes", "access_scopes"),
   };
 }
 

@@ -55,9 +55,13 @@ function bulkUserError(message: string) {
 }
 
 /** Runs the inner query over everything it selects (bulk queries ignore page sizes) into JSONL lines. */
+/** Puts the access-scope checks (access-scopes.ts) around a root object, as the Admin API's own root. */
+export type GuardRoot = (root: Record<string, unknown>) => Record<string, unknown>;
+
 async function runInnerQuery(
   state: EmulatorState,
   query: string,
+  guard: GuardRoot,
   sources: BulkQueryRoot,
 ): Promise<string[] | { invalid: string }> {
   const schema = getSchema("admin", SCHEMA_VERSION)!;
@@ -79,7 +83,8 @@ async function runInnerQuery(
       `emulator: bulk queries over ${rootName} not implemented (add it to packages/platform-emulator)`,
     );
 
-  const root = {
+  // The inner query needs the scopes its fields need ("Perform bulk operations with the GraphQL Admin API").
+  const root = guard({
     [rootName]: (args: Record<string, unknown>, _context: unknown, _info: GraphQLResolveInfo) => {
       const nodes = source(args);
       return {
@@ -88,7 +93,7 @@ async function runInnerQuery(
         pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
       };
     },
-  };
+  });
   const result = await executeOperation(prepared, root);
   if (result.errors?.length) return { invalid: result.errors.map((error) => error.message).join("; ") };
   const connection = (result.data as Record<string, { nodes?: unknown[]; edges?: { node: unknown }[] }>)[rootName]!;
@@ -130,7 +135,7 @@ function operationView(state: EmulatorState, shop: ShopState, operation: BulkOpe
 }
 
 /** The Admin API's bulk-operation root fields for one shop. */
-export function bulkOperationFields(state: EmulatorState, shop: ShopState, sources: BulkQueryRoot) {
+export function bulkOperationFields(state: EmulatorState, shop: ShopState, guard: GuardRoot, sources: BulkQueryRoot) {
   const bulk = bulkStateOf(shop);
   const find = (id: string) => {
     const match = /^gid:\/\/shopify\/BulkOperation\/(\d+)$/.exec(id);
@@ -138,7 +143,7 @@ export function bulkOperationFields(state: EmulatorState, shop: ShopState, sourc
   };
   return {
     bulkOperationRunQuery: async ({ query }: { query: string }) => {
-      const lines = await runInnerQuery(state, query, sources);
+      const lines = await runInnerQuery(state, query, guard, sources);
       if ("invalid" in lines) return bulkUserError(lines.invalid);
       const operation: BulkOperation = {
         numericId: state.nextId(),

@@ -1,10 +1,10 @@
 // Value rules for the metafield types a metaobject field can have. Types without a rule here
 // (references, ...) are stored as given: the app does not use them, and guessing their rules would
-// make the emulator stricter or looser than the platform in unknown ways.
+// make the emulator stricter or looser than the platform in unknown ways. Every type's size
+// limits (limits.ts) apply on top of these rules.
+import { sizeProblem } from "./limits";
 
 const SINGLE_LINE_MAX = 255;
-// Apps created after 2026-04-01 get 128 KB per json value (older apps keep 2 MB).
-const JSON_MAX_BYTES = 128 * 1024;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -17,8 +17,6 @@ const rules: Record<string, Rule> = {
     return undefined;
   },
   json: (value) => {
-    if (Buffer.byteLength(value, "utf8") > JSON_MAX_BYTES)
-      return `Value exceeds the maximum size of ${JSON_MAX_BYTES} bytes.`;
     try {
       JSON.parse(value);
       return undefined;
@@ -40,8 +38,8 @@ const rules: Record<string, Rule> = {
 
 /** The reason `value` is not acceptable for a field of `type`, or undefined when it is. */
 export function checkFieldValue(type: string, value: string): string | undefined {
-  if (type.startsWith("list.")) return isJsonArray(value) ? undefined : "Value must be a JSON array.";
-  return rules[type]?.(value);
+  if (type.startsWith("list.")) return isJsonArray(value) ? sizeProblem(type, value) : "Value must be a JSON array.";
+  return rules[type]?.(value) ?? sizeProblem(type, value);
 }
 
 function isJsonArray(value: string): boolean {

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
+import { hasScope } from "./access-scopes";
 
 export interface FlowTriggerField {
   /** The payload key: `<object>_id` for a reference, else the field's key. */
@@ -20,6 +21,8 @@ export interface FlowTriggerRecorder {
   receive(
     shop: string,
     args: { handle?: string | null; payload?: unknown; body?: string | null },
+    /** The scopes the shop granted the app. */
+    granted: ReadonlySet<string>,
   ): {
     userErrors: { field: string[] | null; message: string }[];
   };
@@ -27,7 +30,16 @@ export interface FlowTriggerRecorder {
   reset(): void;
 }
 
-const REFERENCE_TYPES = new Set(["customer_reference", "order_reference", "product_reference"]);
+/**
+ * A trigger field of a reference type needs the read scope of what it references (shopify.dev,
+ * "Flow triggers: reference": customer → read_customers, order → read_orders, product → read_products).
+ */
+const REFERENCE_SCOPES: Record<string, string> = {
+  customer_reference: "read_customers",
+  order_reference: "read_orders",
+  product_reference: "read_products",
+};
+const REFERENCE_TYPES = new Set(Object.keys(REFERENCE_SCOPES));
 
 /** The trigger extensions under `extensionsDir`, by handle. */
 export function loadFlowTriggers(extensionsDir: string): Map<string, FlowTriggerField[]> {
@@ -64,11 +76,16 @@ function valueProblem(field: FlowTriggerField, value: unknown): string | undefin
 export function createFlowTriggerRecorder(triggers: Map<string, FlowTriggerField[]>): FlowTriggerRecorder {
   const fired = new Map<string, FiredFlowTrigger[]>();
   return {
-    receive(shop, { handle, payload, body }) {
+    receive(shop, { handle, payload, body }, granted) {
       const error = (field: string[] | null, message: string) => ({ userErrors: [{ field, message }] });
       if (body != null) return error(["body"], "body is not supported by the emulator; send handle and payload");
       const fields = handle ? triggers.get(handle) : undefined;
       if (!handle || !fields) return error(["handle"], `No trigger with handle ${handle ?? "(none)"}`);
+      for (const { type } of fields) {
+        const scope = REFERENCE_SCOPES[type];
+        if (scope && !hasScope(granted, scope))
+          return error(["handle"], `${handle} has a ${type} field, which requires the ${scope} access scope`);
+      }
       if (typeof payload !== "object" || payload === null || Array.isArray(payload))
         return error(["payload"], "payload must be a JSON object");
       const values = payload as Record<string, unknown>;

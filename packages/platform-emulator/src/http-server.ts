@@ -7,7 +7,16 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { API_TIERS } from "./cost";
 import { createPlatformEmulator } from "./index";
-import { API_NAMES, FAULT_KINDS, PLANS, type FaultSpec, type PlatformEmulator, type ShopSeed } from "./types";
+import type { ProductSeed } from "./products";
+import {
+  API_NAMES,
+  FAULT_KINDS,
+  PLANS,
+  type AppPricing,
+  type FaultSpec,
+  type PlatformEmulator,
+  type ShopSeed,
+} from "./types";
 
 export interface EmulatorServer {
   /** http://host:port, without a trailing slash. */
@@ -36,6 +45,8 @@ const ShopSeedSchema: z.ZodType<ShopSeed> = z.strictObject({
   storefrontAccessToken: z.string().min(1).optional(),
   plan: z.enum(PLANS).optional(),
   tier: z.enum(API_TIERS).optional(),
+  metaobjectEntryCap: z.number().int().positive().optional(),
+  grantedOptionalScopes: z.array(z.string()).optional(),
   customers: z
     .array(
       z.strictObject({
@@ -55,6 +66,33 @@ const FaultSpecSchema: z.ZodType<FaultSpec> = z.strictObject({
   times: z.number().int().nonnegative().optional(),
   skip: z.number().int().nonnegative().optional(),
   delayMs: z.number().nonnegative().optional(),
+});
+
+const Cents = z.number().int().nonnegative();
+const AppPricingSchema: z.ZodType<AppPricing> = z.strictObject({
+  meters: z.array(
+    z.strictObject({
+      handle: z.string().min(1),
+      unitPriceCents: z.strictObject({ starter: Cents.optional(), pro: Cents.optional(), scale: Cents.optional() }),
+    }),
+  ),
+});
+
+const ProductSeedSchema: z.ZodType<ProductSeed> = z.strictObject({
+  id: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/),
+  title: z.string(),
+  status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]).optional(),
+  totalInventory: z.number().int(),
+  variants: z.array(
+    z.strictObject({
+      id: z.string().regex(/^gid:\/\/shopify\/ProductVariant\/\d+$/),
+      title: z.string(),
+      price: z.string(),
+      availableForSale: z.boolean(),
+      inventoryItemId: z.string().optional(),
+      inventoryQuantity: z.number().int().optional(),
+    }),
+  ),
 });
 
 const Milliseconds = z.strictObject({ ms: z.number().nonnegative() });
@@ -117,12 +155,12 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
       emulator.setPlan(shop, plan);
       return done;
     },
-    "GET usage-charges": ({ query }) => emulator.usageCharges(shopOf(query)),
-    "POST capped-amount": ({ body }) => {
-      const { shop, amount } = parse(z.strictObject({ shop: ShopParam, amount: z.number().nonnegative() }), body);
-      emulator.setCappedAmount(shop, amount);
+    "POST app-pricing": ({ body }) => {
+      emulator.setAppPricing(parse(AppPricingSchema, body));
       return done;
     },
+    "GET app-events": ({ query }) => ({ events: emulator.appEvents(query.get("shop") ?? undefined) }),
+    "GET billing-charges": ({ query }) => emulator.billingCharges(shopOf(query)),
     "GET flow-triggers": ({ query }) => ({ fired: emulator.flowTriggersFired(shopOf(query)) }),
     "GET metaobjects": ({ query }) => ({
       metaobjects: emulator.metaobjects(shopOf(query), query.get("type") ?? undefined),
@@ -130,6 +168,25 @@ function controls(emulator: PlatformEmulator): Record<string, Control> {
     "GET metafields": ({ query }) => ({
       metafields: emulator.metafields(shopOf(query), query.get("owner") ?? undefined),
     }),
+    "POST products": ({ body }) => {
+      const { shop, products } = parse(z.strictObject({ shop: ShopParam, products: z.array(ProductSeedSchema) }), body);
+      emulator.addProducts(shop, products);
+      return done;
+    },
+    "GET optional-scopes": ({ query }) => ({ granted: emulator.grantedScopes(shopOf(query)) }),
+    "POST optional-scopes": ({ body }) => {
+      const { shop, grant, revoke } = parse(
+        z.strictObject({
+          shop: ShopParam,
+          grant: z.array(z.string()).default([]),
+          revoke: z.array(z.string()).default([]),
+        }),
+        body,
+      );
+      emulator.grantOptionalScopes(shop, grant);
+      emulator.revokeOptionalScopes(shop, revoke);
+      return { granted: emulator.grantedScopes(shop) };
+    },
     "GET admin-token": ({ query }) => ({ adminCredentials: emulator.adminCredentials(shopOf(query)) ?? null }),
     "POST admin-token": ({ body }) => {
       const { shop, action } = parse(z.strictObject({ shop: ShopParam, action: z.enum(["revoke", "expire"]) }), body);

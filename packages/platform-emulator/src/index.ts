@@ -1,6 +1,7 @@
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { adminApiRoute } from "./admin-api";
+import { createAppEvents } from "./app-events";
 import { loadAppConfig } from "./app-config";
 import { bulkResultRoute, setBulkOperationDuration } from "./bulk-operations";
 import { customerAccountApiRoutes } from "./customer-account-api";
@@ -10,13 +11,22 @@ import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
 import { listMetafields } from "./metafields";
-import { addProducts } from "./products";
+import { addProducts, removeProducts } from "./products";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
-import { createShopState, noUsage, subscriptionFor, type EmulatorState, type ShopState } from "./state";
+import { optionalScopeRoutes } from "./scope-grants";
+import {
+  createShopState,
+  grantedScopes,
+  noUsage,
+  setOptionalScopes,
+  subscriptionFor,
+  type EmulatorState,
+  type ShopState,
+} from "./state";
 import { storefrontApiRoute } from "./storefront-api";
-import { cappedAmountConfirmationRoutes, decideCappedAmount } from "./usage-billing";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
+import { DEFAULT_METAOBJECT_ENTRY_CAP } from "./limits";
 import type { EmulatorOptions, PlatformEmulator } from "./types";
 export type { ImportedMetaobject } from "./metaobject-store";
 export type { ProductSeed } from "./products";
@@ -31,6 +41,11 @@ export type {
   EmulatorOptions,
   FaultKind,
   FaultSpec,
+  AppEventRecord,
+  AppPricing,
+  AppPricingMeter,
+  BillingCharges,
+  BillingErrorCode,
   Plan,
   PlatformEmulator,
   RecordedRequest,
@@ -38,7 +53,6 @@ export type {
   SeededShop,
   ShopSeed,
   ShopUsage,
-  UsageCharges,
 } from "./types";
 
 /**
@@ -63,6 +77,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       ),
     ),
     scopes: appConfig.scopes,
+    optionalScopes: appConfig.optionalScopes,
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     adminTokenLifetimeSeconds: options.adminTokenLifetimeSeconds ?? DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS,
@@ -70,6 +85,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     schemaViolations: [],
     logLimit,
     throttling: true,
+    metaobjectEntryCap: options.metaobjectEntryCap ?? DEFAULT_METAOBJECT_ENTRY_CAP,
     searchLagMs: options.searchLagMs ?? 0,
     usage: new Map(),
     log: createRequestLog(logLimit),
@@ -85,20 +101,16 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     return shop;
   };
 
+  const appEvents = createAppEvents(state, options.appPricing);
   const routes = [
     adminApiRoute(state),
     oauthRoute(state),
     ...customerAccountApiRoutes(state),
     storefrontApiRoute(state),
     bulkResultRoute(state),
-    ...cappedAmountConfirmationRoutes(state),
+    ...appEvents.routes,
+    ...optionalScopeRoutes(state),
   ];
-
-  const subscriptionOf = (domain: string) => {
-    const subscription = shopNamed(domain).subscription;
-    if (!subscription) throw new Error(`emulator: shop ${domain} is on the Free plan, which has no subscription`);
-    return subscription;
-  };
 
   function usage(domain: string) {
     return { shop: domain, requests: state.log.count({ shop: domain }), ...(state.usage.get(domain) ?? noUsage()) };
@@ -116,26 +128,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     setPlan(domain, plan) {
       shopNamed(domain).subscription = subscriptionFor(state, plan);
     },
-    usageCharges(domain) {
-      const subscription = shopNamed(domain).subscription;
-      if (!subscription) return { cappedAmount: 0, pendingCappedAmount: null, records: [] };
-      const { cappedCents, pendingCappedCents, records } = subscription.usage;
-      return {
-        cappedAmount: cappedCents / 100,
-        pendingCappedAmount: pendingCappedCents === undefined ? null : pendingCappedCents / 100,
-        records: records.map((record) => ({
-          description: record.description,
-          price: record.priceCents / 100,
-          idempotencyKey: record.idempotencyKey,
-        })),
-      };
-    },
-    setCappedAmount(domain, amount) {
-      subscriptionOf(domain).usage.cappedCents = Math.round(amount * 100);
-    },
-    decideCappedAmount(domain, approved) {
-      decideCappedAmount(subscriptionOf(domain), approved);
-    },
+    ...appEvents.controls,
     revokeAdminToken(domain) {
       shopNamed(domain).adminTokens.revokeAll();
     },
@@ -143,6 +136,13 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       shopNamed(domain).adminTokens.expireAll();
     },
     adminCredentials: (domain) => shopNamed(domain).adminTokens.current,
+    grantOptionalScopes(domain, scopes) {
+      setOptionalScopes(state, shopNamed(domain), scopes, true);
+    },
+    revokeOptionalScopes(domain, scopes) {
+      setOptionalScopes(state, shopNamed(domain), scopes, false);
+    },
+    grantedScopes: (domain) => grantedScopes(state, shopNamed(domain).grantedOptionalScopes),
     reset() {
       state.shops.clear();
       state.log.clear();
@@ -150,6 +150,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       state.schemaViolations.length = 0;
       state.flowTriggers.reset();
       state.faults.clear();
+      appEvents.reset();
       lastId = 0;
       latencyMs = 0;
       state.searchLagMs = options.searchLagMs ?? 0;
@@ -179,6 +180,9 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     metafields: (domain, ownerId) => listMetafields(shopNamed(domain), ownerId),
     addProducts(domain, products) {
       addProducts(shopNamed(domain), products);
+    },
+    removeProducts(domain, ids) {
+      removeProducts(shopNamed(domain), ids);
     },
     setBulkOperationDuration(ms) {
       setBulkOperationDuration(state, ms);

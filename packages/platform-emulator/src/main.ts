@@ -16,6 +16,7 @@ import { startEmulatorServer } from "./http-server";
 import { createPlatformEmulator } from "./index";
 import { getSchema, SCHEMA_APIS, SCHEMA_VERSION } from "./schemas";
 import { DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS } from "./tokens";
+import { DEFAULT_METAOBJECT_ENTRY_CAP } from "./limits";
 import type { EmulatorSetup } from "./types";
 
 const DEFAULT_SEARCH_LAG_MS = 250;
@@ -29,6 +30,7 @@ const USAGE = `usage: tsx packages/platform-emulator/src/main.ts [options]
   --setup-argument <text> passed to that function, e.g. the file it reads its shops from
   --search-lag <ms>       how late metaobjects(query:) sees a write (default ${DEFAULT_SEARCH_LAG_MS})
   --token-lifetime <s>    lifetime of expiring admin access tokens (default ${DEFAULT_ADMIN_TOKEN_LIFETIME_SECONDS})
+  --entry-cap <n>         entries per metaobject definition and shop (default ${DEFAULT_METAOBJECT_ENTRY_CAP}, the platform's)
   --client-id <key>       the app's API key (default $SHOPIFY_API_KEY), for the OAuth token endpoint
   --client-secret <s>     the app's API secret (default $SHOPIFY_API_SECRET)
   --exit-with-parent      exit when stdin closes`;
@@ -55,6 +57,7 @@ try {
       "setup-argument": { type: "string" },
       "search-lag": { type: "string" },
       "token-lifetime": { type: "string" },
+      "entry-cap": { type: "string" },
       "client-id": { type: "string" },
       "client-secret": { type: "string" },
       "exit-with-parent": { type: "boolean" },
@@ -72,6 +75,7 @@ if (args.help) {
 const emulator = createPlatformEmulator({
   searchLagMs: number("search-lag", args["search-lag"]) ?? DEFAULT_SEARCH_LAG_MS,
   adminTokenLifetimeSeconds: number("token-lifetime", args["token-lifetime"]),
+  metaobjectEntryCap: number("entry-cap", args["entry-cap"]),
   clientId: args["client-id"] ?? (process.env.SHOPIFY_API_KEY || undefined),
   clientSecret: args["client-secret"] ?? (process.env.SHOPIFY_API_SECRET || undefined),
 });

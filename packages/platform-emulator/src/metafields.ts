@@ -1,8 +1,10 @@
 // Product metafields, as far as the app writes them: metafieldsSet and metafieldsDelete over the
 // definitions the app declares in shopify.app.toml (`[product.metafields.app.<key>]`), and what a
-// storefront's Liquid reads back (product.metafields). Owners are products named by GID; the
-// emulator does not check that the catalogue has them.
+// storefront's Liquid reads back (product.metafields). Owners are products named by GID, which
+// must be in the shop's catalogue (products.ts).
 import type { MetafieldDefinition } from "./app-config";
+import { checkFieldValue } from "./field-types";
+import { catalogueHasProduct } from "./products";
 import type { ShopState } from "./state";
 import type { EmulatedMetafield } from "./types";
 
@@ -47,7 +49,10 @@ export function storedNamespace(namespace: string | null | undefined, apiClientI
 
 function checkValue(type: string, value: string): string | undefined {
   if (type === "number_integer" && !/^-?\d{1,18}$/.test(value)) return `Value must be an integer, got "${value}"`;
-  return undefined;
+  // The type's value rules and the platform's size limits (limits.ts). The platform does not
+  // document which MetafieldsSetUserErrorCode a too-big value gets; INVALID_VALUE ("invalid for
+  // the metafield type") is the reading taken, as for metaobject fields.
+  return checkFieldValue(type, value);
 }
 
 export interface MetafieldsConfig {
@@ -78,6 +83,9 @@ export function createMetafieldsApi(shop: ShopState, { definitions, apiClientId,
         const fail = (message: string, code: string, field: string) =>
           errors.push({ field: ["metafields", String(index), field], message, code, elementIndex: index });
         if (!PRODUCT_GID.test(input.ownerId)) fail(`Owner ${input.ownerId} is not a product`, "INVALID", "ownerId");
+        // A deleted or made-up owner fails its entry, and with it the whole call (below). The Admin
+        // API's MetafieldsSetUserErrorCode has no owner-specific code: INVALID, on the entry's ownerId.
+        else if (!catalogueHasProduct(shop, input.ownerId)) fail("Owner does not exist", "INVALID", "ownerId");
         else if (!type) fail("Type is required without a definition", "BLANK", "type");
         else if (definition && definition.type !== type)
           fail(`Type must be ${definition.type}, as its definition says`, "INVALID_TYPE", "type");

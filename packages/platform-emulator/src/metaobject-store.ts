@@ -1,5 +1,6 @@
 import type { MetaobjectDefinition } from "./app-config";
 import { checkFieldValue } from "./field-types";
+import { ENTRY_CAP_MESSAGE } from "./limits";
 
 /** Values of the Admin schema's MetaobjectUserErrorCode enum that the emulator produces. */
 export type MetaobjectUserErrorCode =
@@ -7,6 +8,7 @@ export type MetaobjectUserErrorCode =
   | "DUPLICATE_FIELD_INPUT"
   | "INVALID"
   | "INVALID_VALUE"
+  | "MAX_OBJECTS_EXCEEDED"
   | "OBJECT_FIELD_REQUIRED"
   | "RECORD_NOT_FOUND"
   | "TAKEN"
@@ -74,6 +76,8 @@ export interface MetaobjectStore {
   findByHandle(definition: MetaobjectDefinition, handle: string): StoredMetaobject | undefined;
   /** Entries in id order, optionally of one type only. */
   list(definition?: MetaobjectDefinition): StoredMetaobject[];
+  /** How many entries the definition has (MetaobjectDefinition.metaobjectsCount). */
+  count(definition: MetaobjectDefinition): number;
   /**
    * Entries of a type in id order as the platform's search index has them: each write shows
    * `searchLagMs` after it happened, so a search may miss new entries, match on old values or
@@ -83,7 +87,8 @@ export interface MetaobjectStore {
   delete(numericId: number): boolean;
   /**
    * Stores many entries at once without the per-write checks (a seed of 10,000+ items would be
-   * quadratic through create's handle checks); handles must be unique and values valid.
+   * quadratic through create's handle checks); handles must be unique and values valid, and the
+   * entries must fit under the cap.
    */
   importMany(definition: MetaobjectDefinition, entries: readonly ImportedMetaobject[]): void;
 }
@@ -119,8 +124,19 @@ export function createMetaobjectStore(deps: {
   nextId: () => number;
   now: () => Date;
   searchLagMs: () => number;
+  /** How many entries one definition may hold (limits.ts). */
+  entryCap: () => number;
 }): MetaobjectStore {
   const entries = new Map<number, StoredMetaobject>();
+  // Kept with every create and delete: counting the entries on each create would make a
+  // seeded shop's writes linear in its size.
+  const counts = new Map<MetaobjectDefinition, number>();
+  const count = (definition: MetaobjectDefinition) => counts.get(definition) ?? 0;
+  const store = (entry: StoredMetaobject) => {
+    entries.set(entry.numericId, entry);
+    counts.set(entry.definition, count(entry.definition) + 1);
+    indexWrite(entry.numericId, entry);
+  };
   // Per entry, its writes in order as the search index will see them; undefined marks a deletion.
   const searchIndex = new Map<number, { visibleAtMs: number; snapshot: StoredMetaobject | undefined }[]>();
   let lastStampMs = Number.NEGATIVE_INFINITY;
@@ -227,6 +243,11 @@ export function createMetaobjectStore(deps: {
 
   return {
     create(definition, handle, write) {
+      // shopify.dev "Metaobject limits": at most entryCap entries per definition; updates and
+      // deletes go on at the cap, and a delete frees room.
+      if (count(definition) >= deps.entryCap()) {
+        return { entry: null, userErrors: [userError("MAX_OBJECTS_EXCEEDED", ENTRY_CAP_MESSAGE, null)] };
+      }
       const userErrors = handle ? checkHandle(definition, handle, undefined) : [];
       const values = applyFields(definition, new Map(), write, userErrors);
       if (userErrors.length > 0) return { entry: null, userErrors };
@@ -241,8 +262,7 @@ export function createMetaobjectStore(deps: {
         createdAt,
         updatedAt: createdAt,
       };
-      entries.set(numericId, entry);
-      indexWrite(numericId, entry);
+      store(entry);
       return { entry, userErrors };
     },
     update(entry, handle, write) {
@@ -259,6 +279,7 @@ export function createMetaobjectStore(deps: {
     findByHandle,
     // A Map iterates in insertion order, which is id order because ids only grow.
     list: (definition) => [...entries.values()].filter((entry) => !definition || entry.definition === definition),
+    count,
     searchable(definition) {
       const nowMs = deps.now().getTime();
       const visible: StoredMetaobject[] = [];
@@ -270,11 +291,19 @@ export function createMetaobjectStore(deps: {
       return visible;
     },
     delete(numericId) {
-      if (!entries.delete(numericId)) return false;
+      const entry = entries.get(numericId);
+      if (!entry) return false;
+      entries.delete(numericId);
+      counts.set(entry.definition, count(entry.definition) - 1);
       indexWrite(numericId, undefined);
       return true;
     },
     importMany(definition, imported) {
+      if (count(definition) + imported.length > deps.entryCap()) {
+        throw new Error(
+          `emulator: import of ${imported.length} ${definition.type} entries passes the cap of ${deps.entryCap()} (${count(definition)} stored)`,
+        );
+      }
       const taken = new Set([...entries.values()].filter((e) => e.definition === definition).map((e) => e.handle));
       for (const { handle, fields, createdAt } of imported) {
         if (taken.has(handle)) throw new Error(`emulator: import of ${definition.type} repeats handle ${handle}`);
@@ -290,8 +319,7 @@ export function createMetaobjectStore(deps: {
           createdAt: stamped,
           updatedAt: stamped,
         };
-        entries.set(numericId, entry);
-        indexWrite(numericId, entry);
+        store(entry);
       }
     },
   };

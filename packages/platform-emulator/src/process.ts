@@ -18,6 +18,8 @@ export interface EmulatorProcessOptions {
   /** Absent: the CLI's default (see main.ts). */
   searchLagMs?: number;
   adminTokenLifetimeSeconds?: number;
+  /** Entries per metaobject definition and shop; absent: the platform's 1,000,000. */
+  metaobjectEntryCap?: number;
   /** Absent: SHOPIFY_API_KEY and SHOPIFY_API_SECRET of this process's environment. */
   clientId?: string;
   clientSecret?: string;
@@ -40,6 +42,7 @@ export async function startEmulatorProcess(options: EmulatorProcessOptions = {})
     ["--setup-argument", options.setup?.argument],
     ["--search-lag", options.searchLagMs],
     ["--token-lifetime", options.adminTokenLifetimeSeconds],
+    ["--entry-cap", options.metaobjectEntryCap],
     ["--client-id", options.clientId],
     ["--client-secret", options.clientSecret],
   ];

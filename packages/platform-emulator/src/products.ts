@@ -35,6 +35,17 @@ export function addProducts(shop: ShopState, products: readonly ProductSeed[]): 
   for (const product of products) catalogue.set(product.id, product);
 }
 
+/** The merchant deletes products: nodes(ids:) answers null for them and their metafields cannot be written. */
+export function removeProducts(shop: ShopState, ids: readonly string[]): void {
+  const catalogue = catalogueOf(shop);
+  for (const id of ids) catalogue.delete(id);
+}
+
+/** Whether the shop has this product (not deleted, not made up). */
+export function catalogueHasProduct(shop: ShopState, id: string): boolean {
+  return catalogueOf(shop).has(id);
+}
+
 const CURRENCY = "USD";
 
 function productView(product: ProductSeed) {

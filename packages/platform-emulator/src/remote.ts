@@ -1,6 +1,10 @@
 import { emulatorUrlFor } from "./http-server";
+import type { ProductSeed } from "./products";
 import type {
   AdminCredentials,
+  AppEventRecord,
+  AppPricing,
+  BillingCharges,
   ApiName,
   EmulatedMetafield,
   EmulatedMetaobject,
@@ -11,7 +15,6 @@ import type {
   SeededShop,
   ShopSeed,
   ShopUsage,
-  UsageCharges,
 } from "./types";
 
 /** The control side of an emulator served by startEmulatorServer, in this or another process. */
@@ -30,11 +33,16 @@ export interface RemoteEmulator {
   setSearchLag(ms: number): Promise<void>;
   setThrottling(enabled: boolean): Promise<void>;
   setPlan(shop: string, plan: Plan): Promise<void>;
-  usageCharges(shop: string): Promise<UsageCharges>;
-  setCappedAmount(shop: string, amount: number): Promise<void>;
+  setAppPricing(pricing: AppPricing): Promise<void>;
+  appEvents(shop?: string): Promise<AppEventRecord[]>;
+  billingCharges(shop: string): Promise<BillingCharges>;
   metaobjects(shop: string, type?: string): Promise<EmulatedMetaobject[]>;
   metafields(shop: string, ownerId?: string): Promise<EmulatedMetafield[]>;
   flowTriggersFired(shop: string): Promise<{ handle: string; payload: Record<string, unknown> }[]>;
+  /** Products and variants the shop's catalogue has (nodes(ids:), metafield owners). */
+  addProducts(shop: string, products: ProductSeed[]): Promise<void>;
+  /** The merchant grants or revokes optional scopes; answers the scopes the shop has granted afterwards. */
+  setOptionalScopes(shop: string, change: { grant?: string[]; revoke?: string[] }): Promise<string[]>;
   adminCredentials(shop: string): Promise<AdminCredentials | undefined>;
   revokeAdminToken(shop: string): Promise<void>;
   expireAdminToken(shop: string): Promise<void>;
@@ -81,8 +89,10 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
     setSearchLag: (ms) => post("search-lag", { ms }),
     setThrottling: (enabled) => post("throttling", { enabled }),
     setPlan: (shop, plan) => post("plan", { shop, plan }),
-    usageCharges: (shop) => call<UsageCharges>("GET", `usage-charges?${query({ shop })}`),
-    setCappedAmount: (shop, amount) => post("capped-amount", { shop, amount }),
+    setAppPricing: (pricing) => post("app-pricing", pricing),
+    appEvents: async (shop) =>
+      (await call<{ events: AppEventRecord[] }>("GET", `app-events?${query({ shop })}`)).events,
+    billingCharges: (shop) => call<BillingCharges>("GET", `billing-charges?${query({ shop })}`),
     flowTriggersFired: async (shop) =>
       (
         await call<{ fired: { handle: string; payload: Record<string, unknown> }[] }>(
@@ -94,6 +104,9 @@ export function createRemoteEmulator(url: string): RemoteEmulator {
       (await call<{ metaobjects: EmulatedMetaobject[] }>("GET", `metaobjects?${query({ shop, type })}`)).metaobjects,
     metafields: async (shop, owner) =>
       (await call<{ metafields: EmulatedMetafield[] }>("GET", `metafields?${query({ shop, owner })}`)).metafields,
+    addProducts: (shop, products) => post("products", { shop, products }),
+    setOptionalScopes: async (shop, change) =>
+      (await call<{ granted: string[] }>("POST", "optional-scopes", { shop, ...change })).granted,
     adminCredentials: async (shop) =>
       (await call<{ adminCredentials: AdminCredentials | null }>("GET", `admin-token?${query({ shop })}`))
         .adminCredentials ?? undefined,

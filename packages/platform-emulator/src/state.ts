@@ -10,27 +10,11 @@ import { pushBounded } from "./request-log";
 import { createAdminTokens, type AdminTokens } from "./tokens";
 import type { ApiName, CustomerSeed, Plan, SchemaViolation, ShopSeed, ShopUsage } from "./types";
 
-export interface UsageRecord {
-  id: number;
-  description: string;
-  priceCents: number;
-  idempotencyKey: string | null;
-  createdAt: Date;
-}
-
-export interface UsageLine {
-  cappedCents: number;
-  /** A capped amount the app asked for and the merchant has not yet approved or declined. */
-  pendingCappedCents: number | undefined;
-  records: UsageRecord[];
-}
-
 export interface Subscription {
   id: number;
   plan: Exclude<Plan, "free">;
+  /** Its billing cycles run 30 days each from here (app-events.ts). */
   createdAt: Date;
-  /** The usage line item (usage-billing.ts); its capped amount is 0 until the merchant approves one. */
-  usage: UsageLine;
 }
 
 export interface ShopState {
@@ -43,6 +27,8 @@ export interface ShopState {
   subscription: Subscription | undefined;
   metaobjects: MetaobjectStore;
   bucket: LeakyBucket;
+  /** The optional scopes (`[access_scopes] optional_scopes`) the merchant has granted; see grantedScopes. */
+  grantedOptionalScopes: Set<string>;
 }
 
 export interface EmulatorState extends RouteEnv {
@@ -53,8 +39,10 @@ export interface EmulatorState extends RouteEnv {
   apiClientId: string;
   /** Flow's side of flowTriggerReceive (flow-triggers.ts). */
   flowTriggers: FlowTriggerRecorder;
-  /** The scopes of every installation, from the app's configuration. */
+  /** The scopes every installation is granted, from the app's configuration. */
   scopes: string;
+  /** Scopes the app may ask a merchant for; a shop has them only once granted (grantOptionalScopes). */
+  optionalScopes: readonly string[];
   clientId: string | undefined;
   clientSecret: string | undefined;
   adminTokenLifetimeSeconds: number;
@@ -66,6 +54,8 @@ export interface EmulatorState extends RouteEnv {
   searchLagMs: number;
   /** Off only for benchmarks, which measure the app and not the platform's rate limit. */
   throttling: boolean;
+  /** How many entries a metaobject definition holds per shop, unless the shop's seed says otherwise. */
+  metaobjectEntryCap: number;
   /** By shop domain. */
   usage: Map<string, AdminUsage>;
   /** Ids for every GID the emulator hands out; one sequence, like the platform's global ids. */
@@ -84,24 +74,41 @@ export function subscriptionFor(state: EmulatorState, plan: Plan): Subscription 
         id: state.nextId(),
         plan,
         createdAt: state.now(),
-        usage: { cappedCents: 0, pendingCappedCents: undefined, records: [] },
       };
 }
 
+/**
+ * The scopes the shop has granted the app: the required ones at install, plus the optional ones the
+ * merchant approved. Comma-separated and sorted, as the token endpoint's `scope` reads.
+ */
+export function grantedScopes(state: EmulatorState, granted: ReadonlySet<string>): string[] {
+  const required = state.scopes.split(",").filter((scope) => scope !== "");
+  return [...new Set([...required, ...granted])].sort();
+}
+
+/** Grants (or revokes) optional scopes of the shop; a scope the app did not declare optional is refused. */
+export function setOptionalScopes(state: EmulatorState, shop: ShopState, scopes: readonly string[], granted: boolean) {
+  const undeclared = scopes.filter((scope) => !state.optionalScopes.includes(scope));
+  if (undeclared.length > 0) {
+    throw new Error(
+      `emulator: ${undeclared.join(", ")} is not in [access_scopes] optional_scopes of shopify.app.toml; a merchant can only grant those`,
+    );
+  }
+  for (const scope of scopes) {
+    if (granted) shop.grantedOptionalScopes.add(scope);
+    else shop.grantedOptionalScopes.delete(scope);
+  }
+}
+
 export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState {
+  const grantedOptionalScopes = new Set<string>();
   const adminTokens = createAdminTokens({
     now: state.now,
     lifetimeSeconds: seed.adminTokenLifetimeSeconds ?? state.adminTokenLifetimeSeconds,
-    scope: state.scopes,
+    // Read at every issue, so a token issued after a grant carries it, as the platform's `scope` does.
+    scope: () => grantedScopes(state, grantedOptionalScopes).join(","),
   });
-  if (seed.installed !== false) {
-    adminTokens.issue({
-      expiring: seed.expiringAdminToken !== false,
-      accessToken: seed.adminAccessToken,
-      refreshToken: seed.refreshToken,
-    });
-  }
-  return {
+  const shop = {
     domain: seed.domain,
     numericId: shopNumericId(seed.domain),
     adminTokens,
@@ -112,9 +119,20 @@ export function createShopState(state: EmulatorState, seed: ShopSeed): ShopState
       nextId: () => state.nextId(),
       now: state.now,
       searchLagMs: () => state.searchLagMs,
+      entryCap: () => seed.metaobjectEntryCap ?? state.metaobjectEntryCap,
     }),
     bucket: createLeakyBucket(state.now, seed.tier ?? "standard"),
+    grantedOptionalScopes,
   };
+  setOptionalScopes(state, shop, seed.grantedOptionalScopes ?? [], true);
+  if (seed.installed !== false) {
+    adminTokens.issue({
+      expiring: seed.expiringAdminToken !== false,
+      accessToken: seed.adminAccessToken,
+      refreshToken: seed.refreshToken,
+    });
+  }
+  return shop;
 }
 
 /** The figures of ShopUsage the request log does not give. */

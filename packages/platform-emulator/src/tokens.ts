@@ -28,7 +28,11 @@ export interface AdminTokens {
   revokeAll(): void;
 }
 
-export function createAdminTokens(deps: { now: () => Date; lifetimeSeconds: number; scope: string }): AdminTokens {
+export function createAdminTokens(deps: {
+  now: () => Date;
+  lifetimeSeconds: number;
+  scope: () => string;
+}): AdminTokens {
   const access = new Map<string, { expiresAtMs: number | undefined }>();
   const refresh = new Map<string, { expiresAtMs: number }>();
   let current: AdminCredentials | undefined;
@@ -61,7 +65,7 @@ export function createAdminTokens(deps: { now: () => Date; lifetimeSeconds: numb
       expiresAt: iso(expiresAtMs),
       refreshToken,
       refreshTokenExpiresAt: iso(refreshExpiresAtMs),
-      scope: deps.scope,
+      scope: deps.scope(),
     };
     return current;
   }
@@ -72,15 +76,16 @@ export function createAdminTokens(deps: { now: () => Date; lifetimeSeconds: numb
   }
 
   return {
+    // A grant or revocation of optional scopes changes what the installation's tokens may do, not the tokens.
     get current() {
-      return current;
+      return current && { ...current, scope: deps.scope() };
     },
     issue,
     isValid,
     nonExpiring() {
       for (const [accessToken, grant] of access) {
         if (grant.expiresAtMs === undefined) {
-          return { accessToken, expiresAt: null, refreshToken: null, refreshTokenExpiresAt: null, scope: deps.scope };
+          return { accessToken, expiresAt: null, refreshToken: null, refreshTokenExpiresAt: null, scope: deps.scope() };
         }
       }
       return undefined;

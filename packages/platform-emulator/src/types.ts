@@ -9,6 +9,9 @@ export const API_NAMES = [
   "customer-account",
   "customer-account-discovery",
   "storefront",
+  // The App Events API (app-events.ts): its token endpoint and its events.
+  "app-events-auth",
+  "app-events",
 ] as const;
 export type ApiName = (typeof API_NAMES)[number];
 
@@ -37,6 +40,62 @@ export interface EmulatorOptions {
   requestLogLimit?: number;
   /** The initial setSearchLag, restored by reset(). Default 0. */
   searchLagMs?: number;
+  /** The app's Shopify App Pricing meters (setAppPricing); none by default, so every event is a custom one. */
+  appPricing?: AppPricing;
+  /**
+   * How many entries each metaobject definition may hold per shop; a create past it is refused
+   * with MAX_OBJECTS_EXCEEDED. Default 1,000,000, the platform's (limits.ts); tests set it low.
+   */
+  metaobjectEntryCap?: number;
+}
+
+/**
+ * A usage meter of the app's pricing configuration on Shopify App Pricing (the Partner Dashboard's
+ * Pricing section): billing events whose event_handle is the meter's handle add their
+ * attributes.value to it, at the unit price of the shop's plan. A plan absent from the prices has
+ * no such meter. No spending cap: "Setup usage charges" says usage caps aren't supported.
+ */
+export interface AppPricingMeter {
+  handle: string;
+  unitPriceCents: Partial<Record<Exclude<Plan, "free">, number>>;
+}
+
+export interface AppPricing {
+  meters: AppPricingMeter[];
+}
+
+/** The billing error states of "Setup usage charges", which the Dev Dashboard shows for a refused billing event. */
+export type BillingErrorCode =
+  | "NO_SUBSCRIPTION"
+  | "SUBSCRIPTION_NOT_METERED"
+  | "PERIOD_CLOSED"
+  | "INVALID_TIMESTAMP"
+  | "INVALID_VALUE"
+  | "MISSING_VALUE_KEY";
+
+/** An event the App Events API received (answered 202), as the Dev Dashboard's logs show it. */
+export interface AppEventRecord {
+  shop: string;
+  eventHandle: string;
+  timestamp: string;
+  idempotencyKey: string;
+  attributes: Record<string, string | number | boolean>;
+  receivedAt: string;
+  /** billing: the handle names a meter of the pricing configuration; custom: it names none. */
+  kind: "billing" | "custom";
+  resultStatus: "RESULT_STATUS_SUCCESS" | "RESULT_STATUS_FAILURE";
+  resultCode?: BillingErrorCode;
+  resultDetails?: string;
+  /** What the event added to the merchant's bill, in US cents. */
+  chargedCents: number;
+}
+
+/** What a shop is charged in its subscription's current billing cycle: its billing events that passed. */
+export interface BillingCharges {
+  cycleStart: string | null;
+  cycleEnd: string | null;
+  chargedCents: number;
+  events: AppEventRecord[];
 }
 
 export interface CustomerSeed {
@@ -63,6 +122,10 @@ export interface ShopSeed {
   /** Defaults to standard. */
   tier?: ApiTier;
   customers?: CustomerSeed[];
+  /** This shop's entry cap per metaobject definition, instead of the emulator's metaobjectEntryCap. */
+  metaobjectEntryCap?: number;
+  /** Optional scopes (`[access_scopes] optional_scopes`) the merchant granted already. Default none. */
+  grantedOptionalScopes?: string[];
 }
 
 /** An installation's offline Admin API credentials, as the token endpoint hands them out. */
@@ -167,28 +230,31 @@ export interface EmulatedMetaobject {
   updatedAt: string;
 }
 
-export interface UsageCharges {
-  cappedAmount: number;
-  pendingCappedAmount: number | null;
-  records: { description: string; price: number; idempotencyKey: string | null }[];
-}
-
 export interface PlatformEmulator {
   handlers: RequestHandler[];
   /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
   handle(request: Request): Promise<Response | undefined>;
   addShop(shop: ShopSeed): SeededShop;
   setPlan(domain: string, plan: Plan): void;
-  /** The usage line item of the shop's subscription: capped amount, one awaiting approval, and the records (amounts in USD). */
-  usageCharges(domain: string): UsageCharges;
-  /** Sets the capped amount (USD) as if the merchant had approved it. */
-  setCappedAmount(domain: string, amount: number): void;
-  /** The merchant approves or declines the capped amount the app asked for, as on the confirmation page. */
-  decideCappedAmount(domain: string, approved: boolean): void;
+  /** Replaces the app's pricing configuration (its meters), as an edit in the Partner Dashboard would. */
+  setAppPricing(pricing: AppPricing): void;
+  /** The events the App Events API received, of one shop or all, oldest first, with what billing made of each. */
+  appEvents(domain?: string): AppEventRecord[];
+  /** What the shop is charged in its current billing cycle. */
+  billingCharges(domain: string): BillingCharges;
   /** Every admin and refresh token of the shop stops working, as on uninstall. */
   revokeAdminToken(domain: string): void;
   /** The shop's admin access tokens expire now; its refresh token still works. */
   expireAdminToken(domain: string): void;
+  /**
+   * The merchant grants (or revokes) optional scopes, as on App Bridge's `scopes.request` modal: the
+   * Admin API checks them from the next request and tokens issued afterwards carry them. Throws for
+   * a scope that is not in `[access_scopes] optional_scopes`.
+   */
+  grantOptionalScopes(domain: string, scopes: readonly string[]): void;
+  revokeOptionalScopes(domain: string, scopes: readonly string[]): void;
+  /** The scopes the shop has granted the app (required and granted optional ones), sorted. */
+  grantedScopes(domain: string): string[];
   /** The credentials issued last (seeded, refreshed or exchanged); undefined once revoked. */
   adminCredentials(domain: string): AdminCredentials | undefined;
   reset(): void;
@@ -199,8 +265,10 @@ export interface PlatformEmulator {
   importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
   /** The shop's metafields (metafieldsSet), of one owner or all. */
   metafields(domain: string, ownerId?: string): EmulatedMetafield[];
-  /** Products and variants that nodes(ids:) answers with. */
+  /** Products and variants that nodes(ids:) answers with, and metafieldsSet accepts as owners. */
   addProducts(domain: string, products: readonly ProductSeed[]): void;
+  /** The merchant deletes these products. */
+  removeProducts(domain: string, ids: readonly string[]): void;
   /** How long a bulk operation runs on the emulator's clock (default 0: done by the first poll). */
   setBulkOperationDuration(ms: number): void;
   /** The most recent requests (see requestLogLimit), oldest first. */

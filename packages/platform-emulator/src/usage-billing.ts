@@ -1,42 +1,35 @@
-import { plainRoute } from "./exchange";
-import { jsonReply, NOT_FOUND, textReply, type Reply } from "./reply";
-import {
-  shopByDomain,
-  type EmulatorState,
-  type ShopState,
-  type Subscription,
-  type UsageLine,
-  type UsageRecord,
-} from "./state";
+import type { EmulatorState, ShopState, Subscription } from "./state";
 
 /**
- * Usage charges on a subscription (Shopify App Pricing's usage line item): a capped amount per
- * billing interval, usage records against it (appUsageRecordCreate, where a repeated idempotency
- * key answers with the record it first created and charges nothing), and a change of the capped
- * amount (appSubscriptionLineItemUpdate) that applies only once the merchant approves it on the
- * platform's confirmation page. Amounts are kept in cents.
+ * What the Admin API keeps of usage charges for the emulated subscriptions, which are all Shopify
+ * App Pricing ones (the plan page): their usage is billed through the App Events API
+ * (app-events.ts). appUsageRecordCreate and appSubscriptionLineItemUpdate belong to subscriptions
+ * an app creates itself with the Billing API ("About manual pricing"), so here they refuse with a
+ * user error, the shape their payloads answer with; the platform's own wording is not documented.
  */
 export const USAGE_LINE_INDEX = 1;
 
-/** The terms the merchant approved with the plan; a new plan's capped amount is 0 until they approve one. */
+/** The usage terms shown on the plan page. */
 export const usageTerms = "Requests past the plan's monthly budget, per block of 1,000, when overage is on";
 
 export const usageLineItemId = (subscription: Subscription) =>
   `gid://shopify/AppSubscriptionLineItem/${subscription.id}?v=1&index=${USAGE_LINE_INDEX}`;
 
-const money = (cents: number) => ({ amount: (cents / 100).toFixed(2), currencyCode: "USD" });
-const toCents = (amount: string) => Math.round(Number(amount) * 100);
-const balanceUsed = (line: UsageLine) => line.records.reduce((sum, record) => sum + record.priceCents, 0);
+const ZERO = { amount: "0.00", currencyCode: "USD" };
 
+/**
+ * The usage line item the Admin API lists on an App Pricing subscription. Whether the platform
+ * lists one there at all is not documented (and App Pricing meters have no cap), so it carries
+ * nothing an app could bill against: no capped amount, no balance.
+ */
 export function usageLineView(subscription: Subscription) {
-  const line = subscription.usage;
   return {
     id: usageLineItemId(subscription),
     plan: {
       pricingDetails: {
         __typename: "AppUsagePricing",
-        balanceUsed: money(balanceUsed(line)),
-        cappedAmount: money(line.cappedCents),
+        balanceUsed: ZERO,
+        cappedAmount: ZERO,
         interval: "EVERY_30_DAYS",
         terms: usageTerms,
       },
@@ -44,138 +37,22 @@ export function usageLineView(subscription: Subscription) {
   };
 }
 
-function recordView(subscription: Subscription, record: UsageRecord) {
+const MANAGED_BY_APP_PRICING =
+  "This subscription is managed by Shopify App Pricing: report usage as billing events through the App Events API";
+
+/** The Billing API's usage mutations, refused for an App Pricing subscription. */
+export function usageBillingMutations(_state: EmulatorState, _shop: ShopState) {
   return {
-    id: `gid://shopify/AppUsageRecord/${record.id}`,
-    description: record.description,
-    price: money(record.priceCents),
-    idempotencyKey: record.idempotencyKey,
-    createdAt: record.createdAt.toISOString(),
-    subscriptionLineItem: usageLineView(subscription),
-  };
-}
-
-const userError = (field: string[], message: string) => ({ field, message });
-
-function usageLineNamed(shop: ShopState, id: string): Subscription | undefined {
-  const subscription = shop.subscription;
-  return subscription && usageLineItemId(subscription) === id ? subscription : undefined;
-}
-
-const confirmationPath = (subscription: Subscription) =>
-  `/admin/charges/${subscription.id}/confirm_update_capped_amount`;
-
-/** The mutations of the admin root that usage charges add. */
-export function usageBillingMutations(state: EmulatorState, shop: ShopState) {
-  return {
-    appUsageRecordCreate: (args: {
-      subscriptionLineItemId: string;
-      price: { amount: string; currencyCode: string };
-      description: string;
-      idempotencyKey?: string | null;
-    }) => {
-      const subscription = usageLineNamed(shop, args.subscriptionLineItemId);
-      if (!subscription) {
-        return {
-          appUsageRecord: null,
-          userErrors: [userError(["subscriptionLineItemId"], "Subscription line item not found")],
-        };
-      }
-      const line = subscription.usage;
-      const repeated = args.idempotencyKey
-        ? line.records.find((record) => record.idempotencyKey === args.idempotencyKey)
-        : undefined;
-      if (repeated) return { appUsageRecord: recordView(subscription, repeated), userErrors: [] };
-      const priceCents = toCents(args.price.amount);
-      if (balanceUsed(line) + priceCents > line.cappedCents) {
-        return { appUsageRecord: null, userErrors: [userError(["price"], "Total price exceeds balance remaining")] };
-      }
-      const record: UsageRecord = {
-        id: state.nextId(),
-        description: args.description,
-        priceCents,
-        idempotencyKey: args.idempotencyKey ?? null,
-        createdAt: state.now(),
-      };
-      line.records.push(record);
-      return { appUsageRecord: recordView(subscription, record), userErrors: [] };
-    },
-    appSubscriptionLineItemUpdate: (args: { id: string; cappedAmount: { amount: string; currencyCode: string } }) => {
-      const subscription = usageLineNamed(shop, args.id);
-      if (!subscription) {
-        return {
-          appSubscription: null,
-          confirmationUrl: null,
-          userErrors: [userError(["id"], "Subscription line item not found")],
-        };
-      }
-      subscription.usage.pendingCappedCents = toCents(args.cappedAmount.amount);
-      return {
-        appSubscription: null,
-        confirmationUrl: `https://${shop.domain}${confirmationPath(subscription)}`,
-        userErrors: [],
-      };
-    },
-  };
-}
-
-/**
- * The merchant's decision on a capped amount, as the platform's confirmation page takes it: GET
- * shows the page, POST with decision=approve|decline applies it and sends the merchant back to
- * the subscription's return URL.
- */
-const CONFIRM_URL =
-  /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin\/charges\/(\d+)\/confirm_update_capped_amount$/;
-
-function pendingLine(state: EmulatorState, domain: string | undefined, id: string | undefined) {
-  const subscription = shopByDomain(state, domain)?.subscription;
-  return subscription && String(subscription.id) === id && subscription.usage.pendingCappedCents !== undefined
-    ? subscription
-    : undefined;
-}
-
-export function cappedAmountConfirmationRoutes(state: EmulatorState) {
-  const page = (subscription: Subscription): Reply =>
-    textReply(
-      200,
-      `<!doctype html><html lang="en"><title>Approve capped amount</title><main><h1>Approve a new capped amount</h1>` +
-        `<p>${usageTerms}: up to $${money(subscription.usage.pendingCappedCents ?? 0).amount} each 30 days.</p>` +
-        `<form method="post"><button name="decision" value="approve">Approve</button>` +
-        `<button name="decision" value="decline">Decline</button></form></main></html>`,
-      "text/html; charset=utf-8",
-    );
-  return [
-    plainRoute(state, {
-      api: "admin",
-      method: "GET",
-      url: CONFIRM_URL,
-      shopOf: ([domain]) => domain ?? "",
-      handle: (_request, [domain, id]) => {
-        const subscription = pendingLine(state, domain, id);
-        return subscription ? page(subscription) : NOT_FOUND;
-      },
+    appUsageRecordCreate: () => ({
+      appUsageRecord: null,
+      userErrors: [{ field: ["subscriptionLineItemId"], message: MANAGED_BY_APP_PRICING }],
     }),
-    plainRoute(state, {
-      api: "admin",
-      method: "POST",
-      url: CONFIRM_URL,
-      shopOf: ([domain]) => domain ?? "",
-      handle: async (request, [domain, id]) => {
-        const subscription = pendingLine(state, domain, id);
-        if (!subscription) return NOT_FOUND;
-        const decision = new URLSearchParams(await request.text()).get("decision");
-        if (decision !== "approve" && decision !== "decline") return jsonReply(400, { errors: "decision" });
-        decideCappedAmount(subscription, decision === "approve");
-        return jsonReply(303, null, { Location: returnUrlOf(shopByDomain(state, domain)!) });
-      },
+    appSubscriptionLineItemUpdate: () => ({
+      appSubscription: null,
+      confirmationUrl: null,
+      userErrors: [{ field: ["id"], message: MANAGED_BY_APP_PRICING }],
     }),
-  ];
-}
-
-export function decideCappedAmount(subscription: Subscription, approved: boolean): void {
-  const line = subscription.usage;
-  if (approved && line.pendingCappedCents !== undefined) line.cappedCents = line.pendingCappedCents;
-  line.pendingCappedCents = undefined;
+  };
 }
 
 /** Where the platform sends the merchant after a charge decision: the app's welcome link. */

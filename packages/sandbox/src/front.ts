@@ -98,10 +98,17 @@ export function startFront(options: FrontOptions): Promise<Front> {
 
   const app = express();
   app.disable("x-powered-by");
-  // Sandbox only: what the shops cost the emulated platform (requests, points, throttles, refreshes).
+  // Sandbox only: what the shops cost the emulated platform (requests, points, throttles, refreshes)
+  // and, for one shop, what it was charged this billing cycle (its overage's billing events).
   app.get("/__sandbox/platform-usage", (req, res, next) => {
     const shop = typeof req.query.shop === "string" ? req.query.shop : undefined;
-    (shop ? emulator.usage(shop) : emulator.allUsage().then((shops) => ({ shops })))
+    (shop
+      ? Promise.all([emulator.usage(shop), emulator.billingCharges(shop)]).then(([usage, billing]) => ({
+          ...usage,
+          billing,
+        }))
+      : emulator.allUsage().then((shops) => ({ shops }))
+    )
       .then((usage) => void res.json(usage))
       .catch(next);
   });

@@ -22,6 +22,9 @@ const SeedSchema = z.object({
       adminAccessToken: z.string().min(1).optional(),
       storefrontAccessToken: z.string().min(1).optional(),
       customers: z.array(CustomerSchema).default([]),
+      // Optional scopes of shopify.app.toml the merchant granted (write_products turns "Saved by N
+      // shoppers" on); none when absent, as after a fresh install.
+      grantedOptionalScopes: z.array(z.string()).optional(),
       // Generated save_items (and their lists and products) stored straight into the emulator.
       savedItems: SavedItemsSeedSchema.optional(),
     }),

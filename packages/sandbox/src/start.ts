@@ -55,6 +55,9 @@ try {
     setup: { module: path.join(import.meta.dirname, "emulator-setup.ts"), argument: seedFile },
     clientId: process.env.SHOPIFY_API_KEY!,
     clientSecret: process.env.SHOPIFY_API_SECRET!,
+    // The app's METAOBJECT_ENTRY_CAP (its instances read it from this environment) caps the
+    // emulated platform too, so a low one shows the app at the cap.
+    metaobjectEntryCap: process.env.METAOBJECT_ENTRY_CAP ? Number(process.env.METAOBJECT_ENTRY_CAP) : undefined,
   });
   stops.push(emulator.stop);
 

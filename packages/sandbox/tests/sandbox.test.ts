@@ -51,6 +51,14 @@ describe("npm run sandbox, over real HTTP", () => {
     expect(sandbox.output()).toContain("npm run -s sign");
   });
 
+  test("the platform's usage of one shop says what it was charged this billing cycle", async () => {
+    const usage = await (await fetch(`${sandbox.url}/__sandbox/platform-usage?shop=demo.myshopify.com`)).json();
+    expect(usage).toMatchObject({
+      shop: "demo.myshopify.com",
+      billing: { cycleStart: expect.any(String), cycleEnd: expect.any(String), chargedCents: 0, events: [] },
+    });
+  });
+
   test("a seeded customer saves, lists, checks and removes through signed proxy URLs", async () => {
     expect(await post(signed("/proxy/api/save"), item)).toEqual({
       status: 200,

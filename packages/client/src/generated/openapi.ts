@@ -31,7 +31,7 @@ export interface paths {
         put?: never;
         /**
          * Save an item
-         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).
+         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402). When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["headlessSave"];
         delete?: never;
@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Toggle an item
-         * @description Removes the item if an active save exists, otherwise saves it.
+         * @description Removes the item if an active save exists, otherwise saves it. When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["headlessToggle"];
         delete?: never;
@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Run up to 50 save/remove/toggle operations
-         * @description Order of checks: structure (1..50 operations), plan (Free: no batch, Starter: 10, Pro/Scale: 50; PLAN_LIMIT_REACHED), duplicate identity keys (BATCH_CONFLICT, before anything runs), budget, operations. Failures of single operations are results with ok false; the response stays 200.
+         * @description Order of checks: structure (1..50 operations), plan (Free: no batch, Starter: 10, Pro/Scale: 50; PLAN_LIMIT_REACHED), duplicate identity keys (BATCH_CONFLICT, before anything runs), budget, operations. Failures of single operations are results with ok false; the response stays 200 (a save when the shop's storage is full: PLAN_LIMIT_REACHED).
          */
         post: operations["headlessBatch"];
         delete?: never;
@@ -231,7 +231,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number. When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["headlessCreateList"];
         delete?: never;
@@ -311,7 +311,7 @@ export interface paths {
         put?: never;
         /**
          * Save an item
-         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402).
+         * @description Creates or reactivates the save_item for the list context (creating the list if needed). Saving an item that is already active is DUPLICATE_SAVE (409). A save past a list's stored items or the customer's lists (docs/api.md, storage bounds) is PLAN_LIMIT_REACHED (402). When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["customerAccountSave"];
         delete?: never;
@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Toggle an item
-         * @description Removes the item if an active save exists, otherwise saves it.
+         * @description Removes the item if an active save exists, otherwise saves it. When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["customerAccountToggle"];
         delete?: never;
@@ -371,7 +371,7 @@ export interface paths {
         put?: never;
         /**
          * Run up to 50 save/remove/toggle operations
-         * @description Order of checks: structure (1..50 operations), plan (Free: no batch, Starter: 10, Pro/Scale: 50; PLAN_LIMIT_REACHED), duplicate identity keys (BATCH_CONFLICT, before anything runs), budget, operations. Failures of single operations are results with ok false; the response stays 200.
+         * @description Order of checks: structure (1..50 operations), plan (Free: no batch, Starter: 10, Pro/Scale: 50; PLAN_LIMIT_REACHED), duplicate identity keys (BATCH_CONFLICT, before anything runs), budget, operations. Failures of single operations are results with ok false; the response stays 200 (a save when the shop's storage is full: PLAN_LIMIT_REACHED).
          */
         post: operations["customerAccountBatch"];
         delete?: never;
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Create a named list
-         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number.
+         * @description Creates a list with a display name; without context the service makes a new unique key. A list with that context that is not deleted is LIST_EXISTS (409), unless it has the same name: then the request is a repeat and answers that list unchanged, so a retry with the same context is safe. Past the plan's number of lists made with create-list (Free 2, Starter 5, Pro 20, Scale 50), or past the storage bound on a customer's lists (docs/api.md, storage bounds): PLAN_LIMIT_REACHED (402). save never counts against the plan's number. When the shop's storage is full (the platform's entry cap) and a new entry is needed: PLAN_LIMIT_REACHED (402, not retryable); nothing already saved changes.
          */
         post: operations["customerAccountCreateList"];
         delete?: never;
