@@ -181,7 +181,10 @@ describe("customers/redact", () => {
     platformServer.use(
       http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
         const { query } = (await request.clone().json()) as { query: string };
-        if (!query.includes("mutation SavedItemsComplianceDeleteRecords")) return undefined;
+        // Only this shop's: a sweep left running by an earlier test may delete on its own shop meanwhile.
+        if (!request.url.includes(shop) || !query.includes("mutation SavedItemsComplianceDeleteRecords")) {
+          return undefined;
+        }
         deletes += 1;
         return deletes === 2 ? HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 }) : undefined;
       }),

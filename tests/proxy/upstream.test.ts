@@ -4,6 +4,7 @@ import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { clock } from "~/lib/clock";
+import { getListStateStore } from "~/services/saved-items/list-state-store.server";
 
 // Upstream failures are logged with their cause, one JSON line on stdout; kept out of the test output and read here.
 let printed: string[] = [];
@@ -130,7 +131,7 @@ describe("upstream efficiency (Admin requests per operation)", () => {
   });
 
   test("warm: a shopper's repeat reads cost nothing, and a write after a read is one mutation", async () => {
-    await givenShop({ plan: "pro" });
+    const shop = await givenShop({ plan: "pro" });
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
@@ -142,7 +143,8 @@ describe("upstream efficiency (Admin requests per operation)", () => {
     expect(await cost(() => callProxy("/proxy/api/toggle", { body: aSaveRequest() }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
     // A list read from the platform brings its removed items too: the save after it is one mutation.
-    clearProcessCaches();
+    // The customer's states are forgotten where they live (this process, or Redis under test:services).
+    await getListStateStore().forgetCustomer(shop, "gid://shopify/Customer/1001");
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
     const other = aSaveRequest({ entityGid: "gid://shopify/Product/777" });
     expect(await cost(() => callProxy("/proxy/api/save", { body: other }))).toBe(1);
