@@ -1,20 +1,15 @@
-import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { runDueRedactions } from "~/services/compliance/pending-redactions.server";
 import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, reinstall } from "../support/admin";
 import { callProxy, givenShop } from "../support/app";
+import { ALICE, BOB, customers, gid, owners, redact } from "../support/compliance";
 import { aSaveRequest } from "../support/fixtures";
-import { emulator, platformServer } from "../support/platform";
+import { emulator } from "../support/platform";
 import { advanceTime } from "../support/time";
 
 afterEach(() => vi.restoreAllMocks());
-
-const ALICE = "1001";
-const BOB = "1002";
-const gid = (id: string) => `gid://shopify/Customer/${id}`;
-const customers = [{ id: gid(ALICE) }, { id: gid(BOB) }];
 
 /** Each customer saves two products in "wishlist" and one in "gifts". */
 async function givenSavedItems(shop: string) {
@@ -52,23 +47,6 @@ async function afterTheSearchCaughtUp(): Promise<void> {
   advanceTime(SETTLE_MS);
   await runDueRedactions(10);
 }
-
-const owners = (shop: string, type: string) =>
-  emulator
-    .metaobjects(shop, type)
-    .map((entry) => entry.fields.customer_id)
-    .sort();
-
-const redact = (shop: string, customerId: string) =>
-  deliverWebhook("customers/redact", {
-    shop,
-    payload: {
-      shop_id: 1,
-      shop_domain: shop,
-      customer: { id: Number(customerId), email: "x@example.com" },
-      orders_to_redact: [],
-    },
-  });
 
 describe("customers/redact", () => {
   test("deletes exactly that customer's save_items and save_lists, in every context, and nothing else; completes only after a later pass", async () => {
@@ -159,46 +137,6 @@ describe("customers/redact", () => {
     expect(await redelivered.json()).toMatchObject({ status: "pending", deleted: { items: 0, lists: 2 } });
     expect(owners(shop, "$app:save_list")).toEqual([gid(BOB), gid(BOB)]);
     expect(await db.pendingCustomerRedaction.count()).toBe(1);
-  });
-
-  test("pages through more saved items than one request returns, and resumes after a failure between pages", async () => {
-    const shop = await givenShop({ plan: "scale", customers });
-    for (let page = 0; page < 3; page += 1) {
-      const operations = Array.from({ length: 50 }, (_, index) => ({
-        action: "save",
-        context: `c${page}`,
-        entityType: "product",
-        entityGid: `gid://shopify/Product/${page * 50 + index + 1}`,
-      }));
-      expect((await callProxy("/proxy/api/batch", { shop, customerId: ALICE, body: { operations } })).status).toBe(200);
-    }
-    await callProxy("/proxy/api/save", { shop, customerId: BOB, body: aSaveRequest() });
-    expect(owners(shop, "$app:save_item")).toHaveLength(151);
-
-    // The second delete request (the second page of items) fails once. The emulator's faults
-    // match by operation name only, so this handler counts; every other request falls through to it.
-    let deletes = 0;
-    platformServer.use(
-      http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
-        const { query } = (await request.clone().json()) as { query: string };
-        // Only this shop's: a sweep left running by an earlier test may delete on its own shop meanwhile.
-        if (!request.url.includes(shop) || !query.includes("mutation SavedItemsComplianceDeleteRecords")) {
-          return undefined;
-        }
-        deletes += 1;
-        return deletes === 2 ? HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 }) : undefined;
-      }),
-    );
-    vi.spyOn(console, "error").mockImplementation(() => {});
-
-    expect((await redact(shop, ALICE)).status).toBe(500);
-    expect(owners(shop, "$app:save_item")).toHaveLength(51);
-
-    const redelivered = await redact(shop, ALICE);
-    expect(redelivered.status).toBe(200);
-    expect(await redelivered.json()).toMatchObject({ deleted: { items: 50, lists: 3 } });
-    expect(owners(shop, "$app:save_item")).toEqual([gid(BOB)]);
-    expect(owners(shop, "$app:save_list")).toEqual([gid(BOB)]);
   });
 
   test("while the app is uninstalled it is recorded, carried out on reinstall, and completed by a later pass", async () => {
