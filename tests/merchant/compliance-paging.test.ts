@@ -1,11 +1,11 @@
-// customers/redact over more saved items than one request returns, in a file of its own: a sweep
-// that an earlier redaction test leaves running would take the place of the failing page here.
+// customers/redact over more saved items than one request returns: 150 saves first, so the
+// platform's bucket is low and a page's delete may be throttled and retried.
 import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { callProxy, givenShop } from "../support/app";
 import { ALICE, BOB, customers, gid, owners, redact } from "../support/compliance";
 import { aSaveRequest } from "../support/fixtures";
-import { platformServer } from "../support/platform";
+import { emulator, platformServer } from "../support/platform";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -24,18 +24,30 @@ describe("customers/redact", () => {
     await callProxy("/proxy/api/save", { shop, customerId: BOB, body: aSaveRequest() });
     expect(owners(shop, "$app:save_item")).toHaveLength(151);
 
-    // The second delete request (the second page of items) fails once. The emulator's faults
-    // match by operation name only, so this handler counts; every other request falls through to it.
-    let deletes = 0;
+    // The delete of the second page (Alice's items past the first hundred, in the platform's id
+    // order) fails once. The first page's delete may be throttled and retried after 150 saves, so
+    // the failing request is told by its ids, not by its rank; every other request falls through.
+    const numericId = (id: string) => Number(id.split("/").at(-1));
+    const secondPage = new Set(
+      emulator
+        .metaobjects(shop, "$app:save_item")
+        .filter((entry) => entry.fields.customer_id === gid(ALICE))
+        .map((entry) => entry.id)
+        .sort((a, b) => numericId(a) - numericId(b))
+        .slice(100),
+    );
+    let failed = false;
     platformServer.use(
       http.post(/\/admin\/api\/[^/]+\/graphql\.json$/, async ({ request }) => {
-        const { query } = (await request.clone().json()) as { query: string };
-        // Only this shop's: a sweep left running by an earlier test may delete on its own shop meanwhile.
-        if (!request.url.includes(shop) || !query.includes("mutation SavedItemsComplianceDeleteRecords")) {
-          return undefined;
-        }
-        deletes += 1;
-        return deletes === 2 ? HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 }) : undefined;
+        const { query, variables } = (await request.clone().json()) as {
+          query: string;
+          variables?: { ids?: string[] };
+        };
+        const ids = variables?.ids ?? [];
+        if (failed || !query.includes("mutation SavedItemsComplianceDeleteRecords")) return undefined;
+        if (!ids.some((id) => secondPage.has(id))) return undefined;
+        failed = true;
+        return HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 });
       }),
     );
     vi.spyOn(console, "error").mockImplementation(() => {});
