@@ -1,12 +1,14 @@
 import { ServiceError } from "~/lib/errors";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
+  fieldValue,
   parseStoredJson,
-  SAVE_ITEM_FRAGMENT,
+  SAVE_ITEM_FIELDS,
   SAVE_ITEM_TYPE,
   SAVE_LIST_DIRECTORY_TYPE,
   SAVE_LIST_TYPE,
-} from "~/services/saved-items/metaobject-store.server";
+} from "~/services/records/fields";
+import { SAVE_ITEM_FRAGMENT } from "~/services/records/metaobject-store.server";
 
 // Every metaobject type of the app carries the customer's GID in an admin-filterable customer_id field (see
 // shopify.app.toml), which is how every record of one customer is found without a scan.
@@ -129,16 +131,16 @@ export async function collectCustomerRecords(
     items.push(
       ...nodes.map((node) => {
         // A data request reports what is stored, as stored: every field by its key.
-        const stored = (key: string) => node.fields.find((field) => field.key === key)?.value ?? null;
-        const snapshot = stored("snapshot");
+        const stored = (key: string) => fieldValue(node.fields, key);
+        const snapshot = stored(SAVE_ITEM_FIELDS.snapshot);
         return {
           id: node.id,
-          context: stored("context"),
-          entityType: stored("entity_type"),
-          entityGid: stored("entity_gid"),
-          status: stored("status"),
-          source: stored("source"),
-          savedAt: stored("saved_at"),
+          context: stored(SAVE_ITEM_FIELDS.context),
+          entityType: stored(SAVE_ITEM_FIELDS.entityType),
+          entityGid: stored(SAVE_ITEM_FIELDS.entityGid),
+          status: stored(SAVE_ITEM_FIELDS.status),
+          source: stored(SAVE_ITEM_FIELDS.source),
+          savedAt: stored(SAVE_ITEM_FIELDS.savedAt),
           updatedAt: node.updatedAt,
           snapshot: parseStoredJson(snapshot) ?? snapshot,
         };

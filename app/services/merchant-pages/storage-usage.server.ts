@@ -1,12 +1,7 @@
 import { errorFields, writeLog } from "~/lib/json-log";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { metaobjectEntryCap } from "~/platform/metaobject-cap.server";
-import { INSIGHTS_TYPE } from "~/services/insights/insights-store.server";
-import {
-  SAVE_ITEM_TYPE,
-  SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_TYPE,
-} from "~/services/saved-items/metaobject-store.server";
+import { INSIGHTS_TYPE, SAVE_ITEM_TYPE, SAVE_LIST_DIRECTORY_TYPE, SAVE_LIST_TYPE } from "~/services/records/fields";
 
 /** From this share of the cap the setup page warns: time to act before saves are refused. */
 export const STORAGE_WARNING_SHARE = 0.8;

@@ -27,13 +27,14 @@ import type {
   SavedList,
 } from "./list-schemas";
 import {
-  DIRECTORY_LISTS_FIELD,
+  DIRECTORY_FIELDS,
+  fieldValue,
   parseStoredJson,
-  readItemRecords,
   SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_FIELDS,
   SAVE_LIST_TYPE,
-  type SaveItemRecord,
-} from "./metaobject-store.server";
+} from "~/services/records/fields";
+import { readItemRecords, type SaveItemRecord } from "~/services/records/metaobject-store.server";
 import { assertListExists, decideCreateList, directoryWithout, storedStrings, type ListDirectory } from "./named-lists";
 
 /**
@@ -94,8 +95,6 @@ const READ_LISTS = `#graphql
 
 type NamedListNode = SavedItemsNamedListFragment;
 
-const fieldOf = (node: NamedListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
-
 interface StoredList {
   node: NamedListNode;
   deleted: boolean;
@@ -106,18 +105,18 @@ interface StoredList {
 
 function toStoredList(node: NamedListNode | null | undefined): StoredList | null {
   if (!node) return null;
-  const index = parseStoredJson(fieldOf(node, "active_items"));
+  const index = parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems));
   return {
     node,
-    deleted: fieldOf(node, "deleted_at") !== null,
-    name: fieldOf(node, "name"),
+    deleted: fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt) !== null,
+    name: fieldValue(node.fields, SAVE_LIST_FIELDS.name),
     index: Array.isArray(index) ? storedStrings(index) : null,
   };
 }
 
 async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList> {
   const { node } = list;
-  const context = fieldOf(node, "context") ?? "";
+  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context) ?? "";
   const index = list.index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
   return {
     context,
@@ -162,7 +161,7 @@ async function writeNamedList(
       fields: toFields({
         customer_id: caller.customerGid,
         named_lists: JSON.stringify(directory?.named ?? []),
-        ...(directory?.lists ? { [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory.lists) } : {}),
+        ...(directory?.lists ? { [DIRECTORY_FIELDS.lists]: JSON.stringify(directory.lists) } : {}),
       }),
     },
     writeDirectory: directory !== null,
@@ -194,7 +193,9 @@ export async function listLists(caller: Caller, input: ListsQuery): Promise<List
   // Search may match on values a list no longer has; its fields are current, so they decide.
   const current = edges
     .map((edge) => toStoredList(edge.node)!)
-    .filter((list) => !list.deleted && fieldOf(list.node, "customer_id") === caller.customerGid);
+    .filter(
+      (list) => !list.deleted && fieldValue(list.node.fields, SAVE_LIST_FIELDS.customerId) === caller.customerGid,
+    );
   const lastCursor = edges.at(-1)?.cursor;
   return {
     lists: await Promise.all(current.map((list) => toSavedList(caller, list))),

@@ -15,13 +15,14 @@ import { listDirectoryHandle, listHandle } from "./handles.server";
 import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
 import { getListStateStore } from "./list-state-store.server";
 import {
-  DIRECTORY_LISTS_FIELD,
-  deleteItemsById,
+  DIRECTORY_FIELDS,
+  fieldValue,
   parseStoredJson,
-  readItemRecords,
   SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_FIELDS,
   SAVE_LIST_TYPE,
-} from "./metaobject-store.server";
+} from "~/services/records/fields";
+import { deleteItemsById, readItemRecords } from "~/services/records/metaobject-store.server";
 import { storedStrings } from "./named-lists";
 import { parseRemovedItems, planRetention, type RemovedItems, type RetainedList } from "./storage-bounds";
 
@@ -100,25 +101,22 @@ const DROP_LIST = `#graphql
     }
   }` as const;
 
-const fieldOf = (node: SavedItemsRetainedListFragment, key: string) =>
-  node.fields.find((field) => field.key === key)?.value || null;
-
 /** A list's record as retention decides on it; null for a list that keeps no removed items (written before lists did). */
 function toRetainedList(
   node: SavedItemsRetainedListFragment,
 ): (RetainedList & { customerGid: string; context: string }) | null {
-  const removed = parseRemovedItems(parseStoredJson(fieldOf(node, "removed_items")));
-  const customerGid = fieldOf(node, "customer_id");
-  const context = fieldOf(node, "context");
+  const removed = parseRemovedItems(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.removedItems)));
+  const customerGid = fieldValue(node.fields, SAVE_LIST_FIELDS.customerId);
+  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context);
   if (!removed || !customerGid || !context) return null;
-  const deletedAt = fieldOf(node, "deleted_at");
+  const deletedAt = fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt);
   return {
     customerGid,
     context,
-    index: storedStrings(parseStoredJson(fieldOf(node, "active_items"))),
+    index: storedStrings(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems))),
     removed,
     deletedAtMs: deletedAt ? Date.parse(deletedAt) : null,
-    named: fieldOf(node, "name") !== null,
+    named: fieldValue(node.fields, SAVE_LIST_FIELDS.name) !== null,
     updatedAtMs: Date.parse(node.updatedAt),
   };
 }
@@ -208,7 +206,7 @@ async function retainList(
           directoryFields: {
             fields: [
               { key: "customer_id", value: customerGid },
-              { key: DIRECTORY_LISTS_FIELD, value: JSON.stringify(counted.filter((other) => other !== context)) },
+              { key: DIRECTORY_FIELDS.lists, value: JSON.stringify(counted.filter((other) => other !== context)) },
             ],
           },
         },

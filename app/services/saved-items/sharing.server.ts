@@ -4,7 +4,8 @@ import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/pla
 import type { SavedItemsShareReadListQuery } from "~/types/admin.generated";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
-import { listActiveItems, parseStoredJson, SAVE_LIST_TYPE } from "./metaobject-store.server";
+import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS, SAVE_LIST_TYPE } from "~/services/records/fields";
+import { listActiveItems } from "~/services/records/metaobject-store.server";
 import type {
   ShareCreateRequest,
   ShareLink,
@@ -34,8 +35,6 @@ export function shareTokenHash(token: string): string {
 }
 
 type ListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
-
-const fieldOf = (node: ListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
 
 const READ_LIST = `#graphql
   query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
@@ -88,7 +87,7 @@ export async function createShareLink(caller: Caller, input: ShareCreateRequest)
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
   const list = await requireOwnList(caller, input.context);
-  if (!fieldOf(list, "share_token_hash")) return { revoked: false };
+  if (!fieldValue(list.fields, SAVE_LIST_FIELDS.shareTokenHash)) return { revoked: false };
   await writeShareFields(caller.admin, list.id, "", "");
   return { revoked: true };
 }
@@ -107,7 +106,7 @@ async function findSharedList(caller: Caller, hash: string): Promise<ListNode | 
     type: SAVE_LIST_TYPE,
     query: `fields.share_token_hash:"${hash}"`,
   });
-  return data.metaobjects.nodes.find((node) => fieldOf(node, "share_token_hash") === hash);
+  return data.metaobjects.nodes.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
 }
 
 /**
@@ -132,7 +131,7 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   const page = await listActiveItems(caller.admin, list.handle, input.limit, undefined);
   return {
-    displayName: fieldOf(list, "share_name"),
+    displayName: fieldValue(list.fields, SAVE_LIST_FIELDS.shareName),
     items: page.items.map((record) => {
       const snapshot = parseStoredJson(record.snapshot);
       return {
