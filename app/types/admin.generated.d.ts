@@ -93,24 +93,6 @@ export type SavedItemsInsightsCatalogueQuery = { shop: Pick<AdminTypes.Shop, 'cu
     & { priceRangeV2: { minVariantPrice: Pick<AdminTypes.MoneyV2, 'amount' | 'currencyCode'> } }
   ) | Pick<AdminTypes.ProductBundleOperation, 'id'> | Pick<AdminTypes.ProductDeleteOperation, 'id'> | Pick<AdminTypes.ProductDuplicateOperation, 'id'> | Pick<AdminTypes.ProductFeed, 'id'> | Pick<AdminTypes.ProductOption, 'id'> | Pick<AdminTypes.ProductOptionValue, 'id'> | Pick<AdminTypes.ProductSetOperation, 'id'> | Pick<AdminTypes.ProductTaxonomyNode, 'id'> | Pick<AdminTypes.ProductVariant, 'displayName' | 'price' | 'availableForSale' | 'id'> | Pick<AdminTypes.ProductVariantComponent, 'id'> | Pick<AdminTypes.Publication, 'id'> | Pick<AdminTypes.PublicationResourceOperation, 'id'> | Pick<AdminTypes.QuantityPriceBreak, 'id'> | Pick<AdminTypes.Refund, 'id'> | Pick<AdminTypes.RefundShippingLine, 'id'> | Pick<AdminTypes.Return, 'id'> | Pick<AdminTypes.ReturnLineItem, 'id'> | Pick<AdminTypes.ReturnReasonDefinition, 'id'> | Pick<AdminTypes.ReturnableFulfillment, 'id'> | Pick<AdminTypes.ReverseDelivery, 'id'> | Pick<AdminTypes.ReverseDeliveryLineItem, 'id'> | Pick<AdminTypes.ReverseFulfillmentOrder, 'id'> | Pick<AdminTypes.ReverseFulfillmentOrderDisposition, 'id'> | Pick<AdminTypes.ReverseFulfillmentOrderLineItem, 'id'> | Pick<AdminTypes.SaleAdditionalFee, 'id'> | Pick<AdminTypes.SavedSearch, 'id'> | Pick<AdminTypes.ScriptTag, 'id'> | Pick<AdminTypes.Segment, 'id'> | Pick<AdminTypes.SellingPlan, 'id'> | Pick<AdminTypes.SellingPlanGroup, 'id'> | Pick<AdminTypes.ServerPixel, 'id'> | Pick<AdminTypes.ShippingLabel, 'id'> | Pick<AdminTypes.ShippingLabelPurchaseResult, 'id'> | Pick<AdminTypes.Shop, 'id'> | Pick<AdminTypes.ShopAddress, 'id'> | Pick<AdminTypes.ShopPolicy, 'id'> | Pick<AdminTypes.ShopifyPaymentsAccount, 'id'> | Pick<AdminTypes.ShopifyPaymentsBalanceTransaction, 'id'> | Pick<AdminTypes.ShopifyPaymentsBankAccount, 'id'> | Pick<AdminTypes.ShopifyPaymentsDispute, 'id'> | Pick<AdminTypes.ShopifyPaymentsDisputeEvidence, 'id'> | Pick<AdminTypes.ShopifyPaymentsDisputeFileUpload, 'id'> | Pick<AdminTypes.ShopifyPaymentsDisputeFulfillment, 'id'> | Pick<AdminTypes.ShopifyPaymentsPayout, 'id'> | Pick<AdminTypes.StaffMember, 'id'> | Pick<AdminTypes.StandardMetafieldDefinitionTemplate, 'id'> | Pick<AdminTypes.StoreCreditAccount, 'id'> | Pick<AdminTypes.StoreCreditAccountCreditTransaction, 'id'> | Pick<AdminTypes.StoreCreditAccountDebitRevertTransaction, 'id'> | Pick<AdminTypes.StoreCreditAccountDebitTransaction, 'id'> | Pick<AdminTypes.StorefrontAccessToken, 'id'> | Pick<AdminTypes.SubscriptionBillingAttempt, 'id'> | Pick<AdminTypes.SubscriptionContract, 'id'> | Pick<AdminTypes.SubscriptionDraft, 'id'> | Pick<AdminTypes.TaxonomyAttribute, 'id'> | Pick<AdminTypes.TaxonomyCategory, 'id'> | Pick<AdminTypes.TaxonomyChoiceListAttribute, 'id'> | Pick<AdminTypes.TaxonomyMeasurementAttribute, 'id'> | Pick<AdminTypes.TaxonomyValue, 'id'> | Pick<AdminTypes.TenderTransaction, 'id'> | Pick<AdminTypes.TransactionFee, 'id'> | Pick<AdminTypes.UnverifiedReturnLineItem, 'id'> | Pick<AdminTypes.UrlRedirect, 'id'> | Pick<AdminTypes.UrlRedirectImport, 'id'> | Pick<AdminTypes.Validation, 'id'> | Pick<AdminTypes.Video, 'id'> | Pick<AdminTypes.WebPixel, 'id'> | Pick<AdminTypes.WebhookSubscription, 'id'>>> };
 
-export type SavedItemsReadInsightsQueryVariables = AdminTypes.Exact<{
-  handle: AdminTypes.MetaobjectHandleInput;
-}>;
-
-
-export type SavedItemsReadInsightsQuery = { metaobjectByHandle?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Metaobject, 'id'>
-    & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-  )> };
-
-export type SavedItemsWriteInsightsMutationVariables = AdminTypes.Exact<{
-  handle: AdminTypes.MetaobjectHandleInput;
-  metaobject: AdminTypes.MetaobjectUpsertInput;
-}>;
-
-
-export type SavedItemsWriteInsightsMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
-
 export type SavedItemsStorageUsageQueryVariables = AdminTypes.Exact<{
   items: AdminTypes.Scalars['String']['input'];
   lists: AdminTypes.Scalars['String']['input'];
@@ -148,6 +130,24 @@ export type SavedItemsInventoryItemVariantQuery = { inventoryItem?: AdminTypes.M
         Pick<AdminTypes.ProductVariant, 'id' | 'inventoryQuantity'>
         & { product: Pick<AdminTypes.Product, 'id'> }
       )> }> }> };
+
+export type SavedItemsReadInsightsQueryVariables = AdminTypes.Exact<{
+  handle: AdminTypes.MetaobjectHandleInput;
+}>;
+
+
+export type SavedItemsReadInsightsQuery = { metaobjectByHandle?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Metaobject, 'id'>
+    & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+  )> };
+
+export type SavedItemsWriteInsightsMutationVariables = AdminTypes.Exact<{
+  handle: AdminTypes.MetaobjectHandleInput;
+  metaobject: AdminTypes.MetaobjectUpsertInput;
+}>;
+
+
+export type SavedItemsWriteInsightsMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
 
 export type SaveItemNodeFragment = (
   Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
@@ -382,10 +382,10 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsComplianceCustomerItemIds($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }\n  }\n  #graphql\n  fragment SavedItemsRecordIds on MetaobjectConnection {\n    nodes { id }\n    pageInfo { hasNextPage endCursor }\n  }": {return: SavedItemsComplianceCustomerItemIdsQuery, variables: SavedItemsComplianceCustomerItemIdsQueryVariables},
   "#graphql\n  query SavedItemsComplianceCustomerListIds($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after) { ...SavedItemsRecordIds }\n  }\n  #graphql\n  fragment SavedItemsRecordIds on MetaobjectConnection {\n    nodes { id }\n    pageInfo { hasNextPage endCursor }\n  }": {return: SavedItemsComplianceCustomerListIdsQuery, variables: SavedItemsComplianceCustomerListIdsQueryVariables},
   "#graphql\n  query SavedItemsInsightsCatalogue($ids: [ID!]!) {\n    shop { currencyCode }\n    nodes(ids: $ids) {\n      id\n      ... on Product {\n        title\n        status\n        tracksInventory\n        totalInventory\n        priceRangeV2 { minVariantPrice { amount currencyCode } }\n      }\n      ... on ProductVariant { displayName price availableForSale }\n    }\n  }": {return: SavedItemsInsightsCatalogueQuery, variables: SavedItemsInsightsCatalogueQueryVariables},
-  "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
   "#graphql\n  query SavedItemsStorageUsage($items: String!, $lists: String!, $directories: String!, $insights: String!) {\n    items: metaobjectDefinitionByType(type: $items) { metaobjectsCount }\n    lists: metaobjectDefinitionByType(type: $lists) { metaobjectsCount }\n    directories: metaobjectDefinitionByType(type: $directories) { metaobjectsCount }\n    insights: metaobjectDefinitionByType(type: $insights) { metaobjectsCount }\n  }": {return: SavedItemsStorageUsageQuery, variables: SavedItemsStorageUsageQueryVariables},
   "#graphql\n  query SavedItemsVariantProducts($ids: [ID!]!) {\n    nodes(ids: $ids) { id ... on ProductVariant { product { id } } }\n  }": {return: SavedItemsVariantProductsQuery, variables: SavedItemsVariantProductsQueryVariables},
   "#graphql\n  query SavedItemsInventoryItemVariant($id: ID!) {\n    inventoryItem(id: $id) { variants(first: 1) { nodes { id inventoryQuantity product { id } } } }\n  }": {return: SavedItemsInventoryItemVariantQuery, variables: SavedItemsInventoryItemVariantQueryVariables},
+  "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
   "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      ...SavedItemsSearchPage\n    }\n  }\n  #graphql\n  fragment SavedItemsSearchPage on MetaobjectConnection {\n    edges { cursor node { ...SaveItemNode } }\n    pageInfo { hasNextPage }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
   "#graphql\n  query SavedItemsExistingProducts($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n    }\n  }": {return: SavedItemsExistingProductsQuery, variables: SavedItemsExistingProductsQueryVariables},
   "#graphql\n  query SavedItemsAccessScopes {\n    currentAppInstallation {\n      accessScopes {\n        handle\n      }\n    }\n  }": {return: SavedItemsAccessScopesQuery, variables: SavedItemsAccessScopesQueryVariables},
@@ -402,8 +402,8 @@ interface GeneratedQueryTypes {
 interface GeneratedMutationTypes {
   "#graphql\n  mutation SavedItemsRunBulkQuery($query: String!) {\n    bulkOperationRunQuery(query: $query) {\n      bulkOperation { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsRunBulkQueryMutation, variables: SavedItemsRunBulkQueryMutationVariables},
   "#graphql\n  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {\n    metaobjectBulkDelete(where: { ids: $ids }) {\n      job { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsComplianceDeleteRecordsMutation, variables: SavedItemsComplianceDeleteRecordsMutationVariables},
-  "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
   "#graphql\n  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {\n    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }\n  }": {return: SavedItemsFlowTriggerMutation, variables: SavedItemsFlowTriggerMutationVariables},
+  "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
   "#graphql\n  mutation SavedItemsSetSavedBy($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsSetSavedByMutation, variables: SavedItemsSetSavedByMutationVariables},
   "#graphql\n  mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {\n    metafieldsDelete(metafields: $metafields) {\n      deletedMetafields { ownerId }\n      userErrors { field message }\n    }\n  }": {return: SavedItemsDeleteSavedByMutation, variables: SavedItemsDeleteSavedByMutationVariables},
   "#graphql\n  mutation SavedItemsWriteNamedList(\n    $list: MetaobjectHandleInput!\n    $listFields: MetaobjectUpsertInput!\n    $directory: MetaobjectHandleInput!\n    $directoryFields: MetaobjectUpsertInput!\n    $writeDirectory: Boolean!\n  ) {\n    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {\n      metaobject { ...SavedItemsNamedList }\n      userErrors { field message code }\n    }\n    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsWriteNamedListMutation, variables: SavedItemsWriteNamedListMutationVariables},

@@ -1,6 +1,6 @@
 import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { fieldValue, INSIGHTS_FIELDS, INSIGHTS_TYPE } from "~/services/records/fields";
-import { InsightsSummarySchema, type InsightsSummary } from "./aggregate";
+import { fieldValue, INSIGHTS_FIELDS, INSIGHTS_TYPE } from "./fields";
+import { InsightsSummarySchema, type InsightsSummary } from "~/services/insights/aggregate";
 
 // One entry per shop, so a fixed handle addresses it without a search.
 const INSIGHTS_HANDLE = "shop-insights";

@@ -1,4 +1,4 @@
-import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "~/services/records/fields";
+import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "./fields";
 
 /**
  * The bulk query both the insights and the export read: every save_item of the shop with its
