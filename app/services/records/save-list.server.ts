@@ -1,6 +1,16 @@
-import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import {
+  platformRefusal,
+  runAdminGraphql,
+  type AdminGraphqlClient,
+  type AdminGraphqlOptions,
+} from "~/platform/admin-graphql.server";
 import { storedStrings } from "~/services/saved-items/named-lists";
-import type { SavedItemsNamedListFragment, SavedItemsShareReadListQuery } from "~/types/admin.generated";
+import type { RemovedItems } from "~/services/saved-items/storage-bounds";
+import type {
+  SavedItemsNamedListFragment,
+  SavedItemsRetainedListFragment,
+  SavedItemsShareReadListQuery,
+} from "~/types/admin.generated";
 import {
   DIRECTORY_FIELDS,
   parseStoredJson,
@@ -18,7 +28,7 @@ import {
 
 export type ShareListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
 
-const READ_LIST = `#graphql
+const SHARE_READ_LIST = `#graphql
   query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
     metaobjectByHandle(handle: $handle) { id handle fields { key value } }
   }`;
@@ -35,7 +45,7 @@ const FIND_SHARED = `#graphql
 
 /** A list by its handle, with its fields; null when there is none. */
 export async function readShareList(admin: AdminGraphqlClient, handle: string): Promise<ShareListNode | null> {
-  const data = await runAdminGraphql(admin, READ_LIST, { handle: { type: SAVE_LIST_TYPE, handle } });
+  const data = await runAdminGraphql(admin, SHARE_READ_LIST, { handle: { type: SAVE_LIST_TYPE, handle } });
   return data.metaobjectByHandle ?? null;
 }
 
@@ -190,4 +200,132 @@ export async function searchCustomerLists(
     after,
   });
   return data.metaobjects;
+}
+
+// Retention (docs/decisions/0017-bounded-storage.md): lists read a page at a time, each then read,
+// written or dropped by handle under its locks.
+
+export type RetainedListNode = SavedItemsRetainedListFragment;
+
+const RETAINED_LIST_FRAGMENT = `#graphql
+  fragment SavedItemsRetainedList on Metaobject {
+    id
+    updatedAt
+    fields { key value }
+  }`;
+
+const READ_LIST_PAGE = `#graphql
+  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, first: $first, after: $after, sortKey: "id") {
+      edges { cursor node { ...SavedItemsRetainedList } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${RETAINED_LIST_FRAGMENT}` as const;
+
+const RETENTION_READ_LIST = `#graphql
+  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
+    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }
+    directory: metaobjectByHandle(handle: $directory) { lists: field(key: "lists") { value } }
+  }
+  ${RETAINED_LIST_FRAGMENT}` as const;
+
+const WRITE_REMOVED = `#graphql
+  mutation SavedItemsRetentionWriteList($list: MetaobjectHandleInput!, $fields: MetaobjectUpsertInput!) {
+    metaobjectUpsert(handle: $list, metaobject: $fields) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }` as const;
+
+const DROP_LIST = `#graphql
+  mutation SavedItemsRetentionDropList(
+    $id: ID!
+    $directory: MetaobjectHandleInput!
+    $directoryFields: MetaobjectUpsertInput!
+  ) {
+    metaobjectDelete(id: $id) {
+      deletedId
+      userErrors { field message code }
+    }
+    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }` as const;
+
+/** One page of the shop's lists, in id order. */
+export async function readRetentionPage(
+  admin: AdminGraphqlClient,
+  first: number,
+  after: string | null,
+  options: AdminGraphqlOptions,
+) {
+  const data = await runAdminGraphql(admin, READ_LIST_PAGE, { type: SAVE_LIST_TYPE, first, after }, options);
+  return data.metaobjects;
+}
+
+/** A list (null: none) and the lists its customer's directory counts, by handle: current. */
+export async function readRetainedList(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  directoryHandle: string,
+  options: AdminGraphqlOptions,
+): Promise<{ list: RetainedListNode | null; directoryLists: string[] }> {
+  const read = await runAdminGraphql(
+    admin,
+    RETENTION_READ_LIST,
+    {
+      list: { type: SAVE_LIST_TYPE, handle: listHandle },
+      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
+    },
+    options,
+  );
+  return {
+    list: read.list ?? null,
+    directoryLists: storedStrings(parseStoredJson(read.directory?.lists?.value ?? null)),
+  };
+}
+
+/** Writes a list's removed items; says whether the platform wrote them. */
+export async function writeRemovedItems(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  removed: RemovedItems,
+  options: AdminGraphqlOptions,
+): Promise<boolean> {
+  const result = await runAdminGraphql(
+    admin,
+    WRITE_REMOVED,
+    {
+      list: { type: SAVE_LIST_TYPE, handle: listHandle },
+      fields: { fields: [{ key: SAVE_LIST_FIELDS.removedItems, value: JSON.stringify(removed) }] },
+    },
+    options,
+  );
+  return Boolean(result.metaobjectUpsert?.metaobject);
+}
+
+/** Deletes a list and writes its customer's directory without it, in one request; says whether the list is deleted. */
+export async function dropRetainedList(
+  admin: AdminGraphqlClient,
+  drop: { id: string; directoryHandle: string; customerGid: string; lists: readonly string[] },
+  options: AdminGraphqlOptions,
+): Promise<boolean> {
+  const result = await runAdminGraphql(
+    admin,
+    DROP_LIST,
+    {
+      id: drop.id,
+      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: drop.directoryHandle },
+      directoryFields: {
+        fields: [
+          { key: DIRECTORY_FIELDS.customerId, value: drop.customerGid },
+          { key: DIRECTORY_FIELDS.lists, value: JSON.stringify(drop.lists) },
+        ],
+      },
+    },
+    options,
+  );
+  return Boolean(result.metaobjectDelete?.deletedId);
 }
