@@ -349,11 +349,6 @@ export type SavedItemsDeleteSavedByMutationVariables = AdminTypes.Exact<{
 
 export type SavedItemsDeleteSavedByMutation = { metafieldsDelete?: AdminTypes.Maybe<{ deletedMetafields?: AdminTypes.Maybe<Array<AdminTypes.Maybe<Pick<AdminTypes.MetafieldIdentifier, 'ownerId'>>>>, userErrors: Array<Pick<AdminTypes.UserError, 'field' | 'message'>> }> };
 
-export type SavedItemsAccessScopesQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
-
-
-export type SavedItemsAccessScopesQuery = { currentAppInstallation: { accessScopes: Array<Pick<AdminTypes.AccessScope, 'handle'>> } };
-
 export type SavedItemsFindSaversQueryVariables = AdminTypes.Exact<{
   type: AdminTypes.Scalars['String']['input'];
   query: AdminTypes.Scalars['String']['input'];
@@ -368,6 +363,11 @@ export type SavedItemsFindSaversQuery = { metaobjects: { edges: Array<(
         & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
       ) }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+
+export type SavedItemsAccessScopesQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
+
+
+export type SavedItemsAccessScopesQuery = { currentAppInstallation: { accessScopes: Array<Pick<AdminTypes.AccessScope, 'handle'>> } };
 
 export type SavedItemsOverageShopQueryVariables = AdminTypes.Exact<{ [key: string]: never; }>;
 
@@ -394,8 +394,8 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, first: $first, after: $after, sortKey: \"id\") {\n      edges { cursor node { ...SavedItemsRetainedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionPageQuery, variables: SavedItemsRetentionPageQueryVariables},
   "#graphql\n  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }\n    directory: metaobjectByHandle(handle: $directory) { lists: field(key: \"lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionListQuery, variables: SavedItemsRetentionListQueryVariables},
   "#graphql\n  query SavedItemsExistingProducts($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n    }\n  }": {return: SavedItemsExistingProductsQuery, variables: SavedItemsExistingProductsQueryVariables},
-  "#graphql\n  query SavedItemsAccessScopes {\n    currentAppInstallation {\n      accessScopes {\n        handle\n      }\n    }\n  }": {return: SavedItemsAccessScopesQuery, variables: SavedItemsAccessScopesQueryVariables},
   "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},
+  "#graphql\n  query SavedItemsAccessScopes {\n    currentAppInstallation {\n      accessScopes {\n        handle\n      }\n    }\n  }": {return: SavedItemsAccessScopesQuery, variables: SavedItemsAccessScopesQueryVariables},
   "#graphql\n  query SavedItemsOverageShop {\n    shop {\n      id\n    }\n  }": {return: SavedItemsOverageShopQuery, variables: SavedItemsOverageShopQueryVariables},
 }
 

@@ -1,7 +1,7 @@
 import { runAdminGraphql, type AdminGraphqlClient, type AdminGraphqlOptions } from "~/platform/admin-graphql.server";
 import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
-import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "~/services/records/fields";
-import { SAVE_ITEM_FRAGMENT, toSaveItemRecord } from "~/services/records/metaobject-store.server";
+import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "./fields";
+import { SAVE_ITEM_FRAGMENT, toSaveItemRecord } from "./metaobject-store.server";
 
 /** Items one request reads. */
 export const SAVERS_PER_PAGE = 100;
