@@ -33,7 +33,7 @@ import {
   type ListState,
 } from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
-import { SAVE_ITEM_TYPE } from "~/services/records/fields";
+import { SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "~/services/records/fields";
 import {
   applyWrites,
   listActiveItems,
@@ -511,8 +511,8 @@ function toWrite(caller: Caller, change: PlannedChange, plan: Exclude<ItemPlan, 
     kind: "activate",
     handle: plan.handle,
     fields: {
-      list_key: listHandle(caller.customerGid, change.item.context),
-      customer_id: caller.customerGid,
+      [SAVE_ITEM_FIELDS.listKey]: listHandle(caller.customerGid, change.item.context),
+      [SAVE_ITEM_FIELDS.customerId]: caller.customerGid,
       ...plan.fields,
     },
   };
