@@ -1,7 +1,6 @@
 // "Saved by N shoppers" within what the merchant grants (decision 0010): the count's metafield
 // needs write_products, an optional scope; without it the count is off and costs no request storm.
 // And the flush writes only for products that exist: a deleted or made-up one blocks no other.
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { http } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
@@ -16,6 +15,7 @@ import { deliverWebhook } from "../support/admin";
 import { APP_URL, callProxy, givenCountingShop, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator, platformServer, savedByMetafield } from "../support/platform";
+import { withAdminSession } from "../support/session-token";
 import { advanceTime } from "../support/time";
 
 afterEach(() => vi.restoreAllMocks());
@@ -118,14 +118,10 @@ describe("the count is off until the merchant grants write_products", () => {
 
     emulator.grantOptionalScopes(shop, [SAVED_BY_SCOPE]);
     // The card's post once App Bridge's permission modal resolved, with App Bridge's session token.
-    const request = await setUpValidRequest(
-      {
-        type: RequestType.Bearer,
-        store: shop.replace(/\.myshopify\.com$/, ""),
-        apiKey: TEST_ENV.SHOPIFY_API_KEY,
-        apiSecretKey: TEST_ENV.SHOPIFY_API_SECRET,
-      },
+    const request = await withAdminSession(
       new Request(new URL("/app/saved-by-scope", APP_URL), { method: "POST" }),
+      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+      "bearer",
     );
     expect(await savedByScopeAction({ request, params: {}, context: {} })).toEqual({
       scope: SAVED_BY_SCOPE,

@@ -321,6 +321,7 @@ async function applyLocked(
     }
   });
   await rewriteIndexes(caller, held, lists, listWrites, refused);
+  await uncountUnmadeLists(caller, held, lists, listWrites, directoryWrite, results);
   // A holder whose lock lapsed while it wrote (a pause longer than the lease) leaves the cache to the
   // holder after it, which settles its pending marks from the platform.
   if (
@@ -401,6 +402,37 @@ async function rewriteIndexes(
     return handles && write.index ? [{ ...write, index: indexAfterRefusals(list.index!, write.index, handles) }] : [];
   });
   if (rewrites.length > 0) await applyWrites(caller.admin, rewrites, [], () => held.assertHeld());
+}
+
+/**
+ * Writes the directory again without the new lists it counted whose record the platform refused
+ * (at the entry cap a new list's create is refused while the directory, sent first in the same
+ * request, was written): a list that does not exist would otherwise hold one of the customer's
+ * list slots for good, since retention finds lists by their records. The directory and every list
+ * record go in the first request (at most MAX_LISTS_PER_CUSTOMER + 1 writes, under
+ * MAX_WRITES_PER_MUTATION), so a list written false beside a written directory was refused, never
+ * of unknown outcome. Should this request fail, the directory keeps counting the list: a count too
+ * high can only refuse a list early, never lose one.
+ */
+async function uncountUnmadeLists(
+  caller: Caller,
+  held: HeldLocks,
+  lists: Map<string, ListWork>,
+  listWrites: readonly ListWrite[],
+  directoryWrite: DirectoryWrite | undefined,
+  results: { lists: readonly boolean[]; directory: boolean },
+): Promise<void> {
+  if (!directoryWrite || !results.directory) return;
+  const unmade = new Set(
+    listWrites
+      .filter((write, index) => !results.lists[index] && lists.get(write.context)!.record === "absent")
+      .map((write) => write.context),
+  );
+  if (unmade.size === 0) return;
+  await applyWrites(caller.admin, [], [], () => held.assertHeld(), {
+    ...directoryWrite,
+    lists: directoryWrite.lists.filter((context) => !unmade.has(context)),
+  });
 }
 
 /** What the cached state says of an item, for the planner. */

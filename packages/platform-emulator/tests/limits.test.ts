@@ -148,6 +148,14 @@ describe("the entry cap per metaobject definition", () => {
 });
 
 describe("value sizes", () => {
+  // metafieldsSet needs an owner in the catalogue and the owner's write scope (access-scopes.ts).
+  beforeEach(() => {
+    emulator.addProducts(TEST_SHOP, [
+      { id: "gid://shopify/Product/1", title: "Shoe", totalInventory: 1, variants: [] },
+    ]);
+    emulator.grantOptionalScopes(TEST_SHOP, ["write_products"]);
+  });
+
   // A JSON string value of exactly `bytes` bytes.
   const jsonOf = (bytes: number) => JSON.stringify("x".repeat(bytes - 2));
 

@@ -14,3 +14,16 @@ ALTER TABLE "OverageBlock" RENAME COLUMN "chargedAt" TO "attemptedAt";
 ALTER TABLE "OverageBlock" ALTER COLUMN "attemptedAt" DROP DEFAULT;
 ALTER TABLE "OverageBlock" ADD COLUMN "sentAt" TIMESTAMP(3);
 UPDATE "OverageBlock" SET "sentAt" = "attemptedAt";
+
+-- PostgreSQL 18 names a NOT NULL constraint after its column when the column is made and keeps that
+-- name through a rename, so a database migrated here would differ from a new one; earlier versions
+-- have no such constraint to rename.
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'OverageSetting_requestedCapCents_not_null') THEN
+    ALTER TABLE "OverageSetting" RENAME CONSTRAINT "OverageSetting_requestedCapCents_not_null" TO "OverageSetting_capCents_not_null";
+  END IF;
+  IF EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'OverageBlock_chargedAt_not_null') THEN
+    ALTER TABLE "OverageBlock" RENAME CONSTRAINT "OverageBlock_chargedAt_not_null" TO "OverageBlock_attemptedAt_not_null";
+  END IF;
+END $$;
