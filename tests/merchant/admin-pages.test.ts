@@ -11,7 +11,7 @@ import { loader as setupLoader } from "~/routes/app.setup";
 import { PAGE_LOAD_WINDOW_MS } from "~/services/billing/plan-refresh.server";
 import { APP_HANDLE } from "~/services/billing/pricing-page";
 import { PLAN_KEYS, PLANS } from "~/services/plans";
-import { writeStoredInsights } from "~/services/insights/insights-store.server";
+import { writeStoredInsights } from "~/services/records/insights.server";
 import { themeItems } from "~/services/merchant-pages/theme-extension";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { TEST_ENV } from "../setup/test-env";

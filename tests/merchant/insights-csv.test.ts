@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { csvRow } from "~/services/insights/export.server";
-import { toSaveItemLine } from "~/services/insights/save-item-lines";
+import { toSaveItemLine } from "~/services/records/save-item-lines";
 
 const node = (fields: Record<string, string>) => ({
   id: "gid://shopify/Metaobject/1",

@@ -9,13 +9,8 @@ import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/hea
 import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
 import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import {
-  applyWrites,
-  listActiveItems,
-  readLists,
-  readItemRecords,
-  SAVE_ITEM_TYPE,
-} from "~/services/saved-items/metaobject-store.server";
+import { SAVE_ITEM_TYPE } from "~/services/records/fields";
+import { applyWrites, listActiveItems, readLists, readItemRecords } from "~/services/records/metaobject-store.server";
 import { givenShop } from "../support/app";
 import { emulator } from "../support/platform";
 import {

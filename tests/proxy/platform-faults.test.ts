@@ -2,7 +2,7 @@
 // reports each operation's true outcome.
 import { describe, expect, test } from "vitest";
 import { PLATFORM_TIMEOUT_MS } from "~/platform/platform-fetch.server";
-import { MAX_WRITES_PER_MUTATION } from "~/services/saved-items/metaobject-store.server";
+import { MAX_WRITES_PER_MUTATION } from "~/services/records/metaobject-store.server";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";

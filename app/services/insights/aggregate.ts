@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
-import type { SaveItemLine } from "./save-item-lines";
+import type { SaveItemLine } from "~/services/records/save-item-lines";
 
 export const HISTORY_DAYS = 90;
 export const TOP_ENTRIES = 10;
@@ -13,7 +13,7 @@ const WEEK_MS = 7 * DAY_MS;
 
 /**
  * What the app keeps of a shop's saved items: counts only, no customer identity. Stored on the
- * platform (see insights-store.server.ts) and read by the Insights page.
+ * platform (see app/services/records/insights.server.ts) and read by the Insights page.
  */
 export const InsightsSummarySchema = z.object({
   computedAt: z.string(),

@@ -1,7 +1,7 @@
 import { ServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readBulkOperation, readBulkResult, startBulkQuery } from "~/platform/bulk-operations.server";
-import { saveItemsBulkQuery, toSaveItemLine, type SaveItemLine } from "./save-item-lines";
+import { saveItemsBulkQuery, toSaveItemLine, type SaveItemLine } from "~/services/records/save-item-lines";
 
 export const EXPORT_COLUMNS = ["customer_gid", "list_context", "entity_type", "entity_gid", "saved_at"] as const;
 

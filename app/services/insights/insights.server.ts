@@ -11,8 +11,8 @@ import {
 } from "~/platform/bulk-operations.server";
 import { createAggregator, type InsightsSummary } from "./aggregate";
 import { readCatalogueEntries, type CatalogueEntry } from "./catalogue.server";
-import { readStoredInsights, writeStoredInsights } from "./insights-store.server";
-import { saveItemsBulkQuery, toSaveItemLine } from "./save-item-lines";
+import { readStoredInsights, writeStoredInsights } from "~/services/records/insights.server";
+import { saveItemsBulkQuery, toSaveItemLine } from "~/services/records/save-item-lines";
 
 /**
  * At most one bulk run per shop in this many hours: 4 a day. Each costs the shop one mutation

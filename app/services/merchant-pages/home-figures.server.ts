@@ -1,5 +1,5 @@
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { readStoredInsights } from "~/services/insights/insights-store.server";
+import { readStoredInsights } from "~/services/records/insights.server";
 
 /**
  * Home's key figures: those of the last Insights refresh, one read of the stored summary (a point

@@ -1,12 +1,8 @@
 import { errorFields, writeLog } from "~/lib/json-log";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { metaobjectEntryCap } from "~/platform/metaobject-cap.server";
-import { INSIGHTS_TYPE } from "~/services/insights/insights-store.server";
-import {
-  SAVE_ITEM_TYPE,
-  SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_TYPE,
-} from "~/services/saved-items/metaobject-store.server";
+import { countRecordEntries } from "~/services/records/entry-counts.server";
+import { INSIGHTS_TYPE, SAVE_ITEM_TYPE, SAVE_LIST_DIRECTORY_TYPE, SAVE_LIST_TYPE } from "~/services/records/fields";
 
 /** From this share of the cap the setup page warns: time to act before saves are refused. */
 export const STORAGE_WARNING_SHARE = 0.8;
@@ -18,16 +14,6 @@ export const STORED_RECORDS = [
   { type: SAVE_LIST_DIRECTORY_TYPE, name: "List directories" },
   { type: INSIGHTS_TYPE, name: "Insights records" },
 ] as const;
-
-// One aliased root field per definition: one request per view of the page, which is all an admin
-// page needs (no cache: the count is the platform's and current).
-const STORAGE_USAGE = `#graphql
-  query SavedItemsStorageUsage($items: String!, $lists: String!, $directories: String!, $insights: String!) {
-    items: metaobjectDefinitionByType(type: $items) { metaobjectsCount }
-    lists: metaobjectDefinitionByType(type: $lists) { metaobjectsCount }
-    directories: metaobjectDefinitionByType(type: $directories) { metaobjectsCount }
-    insights: metaobjectDefinitionByType(type: $insights) { metaobjectsCount }
-  }` as const;
 
 export type StorageLevel = "ok" | "warning" | "full";
 
@@ -65,18 +51,10 @@ export async function readStorageUsage(shop: string, admin: AdminGraphqlClient):
 }
 
 async function countEntries(admin: AdminGraphqlClient): Promise<RecordUsage[]> {
-  const [items, lists, directories, insights] = STORED_RECORDS;
-  const data = await runAdminGraphql(admin, STORAGE_USAGE, {
-    items: items.type,
-    lists: lists.type,
-    directories: directories.type,
-    insights: insights.type,
-  });
-  const counts = [data.items, data.lists, data.directories, data.insights];
+  const entries = await countRecordEntries(admin);
   const cap = metaobjectEntryCap();
-  return STORED_RECORDS.map(({ name }, index) => {
-    // A definition the platform does not have yet (before the app's configuration is deployed) holds nothing.
-    const used = counts[index]?.metaobjectsCount ?? 0;
+  return STORED_RECORDS.map(({ type, name }) => {
+    const used = entries[type];
     return { name, used, cap, percentUsed: Math.floor((used / cap) * 100), level: storageLevel(used, cap) };
   });
 }

@@ -3,7 +3,7 @@ import prisma from "~/db.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { activeSavers } from "~/services/saved-items/savers.server";
+import { activeSavers } from "~/services/records/savers.server";
 import { FLOW_TRIGGER_HANDLES, fireFlowTrigger, flowTriggerInUse, numericIdOf } from "./flow-triggers.server";
 import type { VariantChange } from "./variant-changes";
 

@@ -7,14 +7,14 @@ import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import {
   isAccessDenied,
   platformRefusal,
-  runAdminGraphql,
   type AdminGraphqlClient,
   type AdminGraphqlOptions,
 } from "~/platform/admin-graphql.server";
 import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
+import { deleteSavedByCounts, existingProducts, setSavedByCounts } from "~/services/records/saved-by.server";
 import type { Caller } from "~/services/saved-items/caller";
-import { activeSavers, SAVERS_PER_PAGE } from "~/services/saved-items/savers.server";
+import { activeSavers, SAVERS_PER_PAGE } from "~/services/records/savers.server";
 import {
   boundAfterCount,
   dueAgainAt,
@@ -37,9 +37,6 @@ import { recordSavedByRefused, savedByGranted } from "./saved-by-grant.server";
  * instances never recount the same products, counting each product's distinct shoppers on the
  * platform and writing the products' `$app:saved_by` metafields, which the theme block reads.
  */
-
-/** The product metafield the theme block reads (declared in shopify.app.toml with storefront access). */
-export const SAVED_BY_METAFIELD = { namespace: "$app", key: "saved_by", type: "number_integer" } as const;
 
 const PRODUCT_GID = /^gid:\/\/shopify\/Product\/\d{1,20}$/;
 
@@ -81,29 +78,6 @@ export async function markDirty(shop: string, changes: readonly Omit<SavedByChan
   }
 }
 
-const SET_SAVED_BY = `#graphql
-  mutation SavedItemsSetSavedBy($metafields: [MetafieldsSetInput!]!) {
-    metafieldsSet(metafields: $metafields) {
-      metafields { id }
-      userErrors { field message code }
-    }
-  }`;
-
-const EXISTING_PRODUCTS = `#graphql
-  query SavedItemsExistingProducts($ids: [ID!]!) {
-    nodes(ids: $ids) {
-      id
-    }
-  }`;
-
-const DELETE_SAVED_BY = `#graphql
-  mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {
-    metafieldsDelete(metafields: $metafields) {
-      deletedMetafields { ownerId }
-      userErrors { field message }
-    }
-  }`;
-
 function chunks<T>(items: readonly T[]): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += METAFIELDS_PER_WRITE) {
@@ -117,20 +91,6 @@ function refuseOnUserErrors(errors: readonly { message: string }[] | undefined, 
 }
 
 /**
- * The products of `productGids` the shop still has, by one nodes(ids:) read (read_products): a
- * shopper can save a made-up GID, and a merchant can delete a saved product.
- */
-async function existingProducts(
-  admin: AdminGraphqlClient,
-  productGids: readonly string[],
-  paced: AdminGraphqlOptions,
-): Promise<Set<string>> {
-  if (productGids.length === 0) return new Set();
-  const data = await runAdminGraphql(admin, EXISTING_PRODUCTS, { ids: [...productGids] }, paced);
-  return new Set(data.nodes.flatMap((node) => (node ? [node.id] : [])));
-}
-
-/**
  * Writes a batch of counts. metafieldsSet is atomic, so one owner deleted since the nodes read
  * refuses the whole batch: that owner is dropped and the rest sent again. Answers the dropped owners.
  */
@@ -139,19 +99,10 @@ async function setCounts(
   batch: PublishPlan["set"],
   paced: AdminGraphqlOptions,
 ): Promise<string[]> {
-  const { namespace, key, type } = SAVED_BY_METAFIELD;
   const dropped: string[] = [];
   let remaining = batch;
   while (remaining.length > 0) {
-    const metafields = remaining.map(({ productGid, value }) => ({
-      ownerId: productGid,
-      namespace,
-      key,
-      type,
-      value: String(value),
-    }));
-    const data = await runAdminGraphql(admin, SET_SAVED_BY, { metafields }, paced);
-    const errors = data.metafieldsSet?.userErrors ?? [];
+    const errors = await setSavedByCounts(admin, remaining, paced);
     if (errors.length === 0) break;
     const refused = refusedOwners(
       errors,
@@ -172,11 +123,8 @@ async function writeMetafields(
 ): Promise<string[]> {
   const dropped: string[] = [];
   for (const batch of chunks(plan.set)) dropped.push(...(await setCounts(admin, batch, paced)));
-  const { namespace, key } = SAVED_BY_METAFIELD;
   for (const batch of chunks(plan.remove)) {
-    const metafields = batch.map((ownerId) => ({ ownerId, namespace, key }));
-    const data = await runAdminGraphql(admin, DELETE_SAVED_BY, { metafields }, paced);
-    refuseOnUserErrors(data.metafieldsDelete?.userErrors, "the removal of saved-by counts");
+    refuseOnUserErrors(await deleteSavedByCounts(admin, batch, paced), "the removal of saved-by counts");
   }
   return dropped;
 }

@@ -7,7 +7,7 @@ import { isServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readBulkOperation, readBulkResult, startBulkQuery } from "~/platform/bulk-operations.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { saveItemsBulkQuery, toSaveItemLine } from "~/services/insights/save-item-lines";
+import { saveItemsBulkQuery, toSaveItemLine } from "~/services/records/save-item-lines";
 import { maxDelayMs } from "./flush-plan";
 import {
   afterPoll,

@@ -33,17 +33,17 @@ import {
   type ListState,
 } from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
+import { SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "~/services/records/fields";
 import {
   applyWrites,
   listActiveItems,
   readItemRecords,
-  SAVE_ITEM_TYPE,
   type DirectoryWrite,
   type ItemWrite,
   type ListRecord,
   type ListWrite,
   type SaveItemRecord,
-} from "./metaobject-store.server";
+} from "~/services/records/metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
 import { admitNewLists, tooManyListsError, type RemovedItems } from "./storage-bounds";
@@ -543,8 +543,8 @@ function toWrite(caller: Caller, change: PlannedChange, plan: Exclude<ItemPlan, 
     kind: "activate",
     handle: plan.handle,
     fields: {
-      list_key: listHandle(caller.customerGid, change.item.context),
-      customer_id: caller.customerGid,
+      [SAVE_ITEM_FIELDS.listKey]: listHandle(caller.customerGid, change.item.context),
+      [SAVE_ITEM_FIELDS.customerId]: caller.customerGid,
       ...plan.fields,
     },
   };

@@ -1,4 +1,5 @@
 import { ServiceError } from "~/lib/errors";
+import { SAVE_ITEM_FIELDS } from "~/services/records/fields";
 import type { KnownItem } from "./list-state";
 import type { ItemIdentity, SaveOperationResult } from "./schemas";
 import { listFullError, MAX_STORED_ITEMS_PER_LIST, type RemovedItems } from "./storage-bounds";
@@ -166,12 +167,12 @@ export function indexAfterRefusals(
 /** Every field of an active save_item: an upsert may create it. */
 function activationFields(change: PlannedChange, savedAt: string): Record<string, string> {
   return {
-    context: change.item.context,
-    entity_type: change.item.entityType,
-    entity_gid: change.item.entityGid,
-    status: "active",
-    saved_at: savedAt,
-    ...(change.source ? { source: change.source } : {}),
-    ...(change.snapshot ? { snapshot: change.snapshot } : {}),
+    [SAVE_ITEM_FIELDS.context]: change.item.context,
+    [SAVE_ITEM_FIELDS.entityType]: change.item.entityType,
+    [SAVE_ITEM_FIELDS.entityGid]: change.item.entityGid,
+    [SAVE_ITEM_FIELDS.status]: "active",
+    [SAVE_ITEM_FIELDS.savedAt]: savedAt,
+    ...(change.source ? { [SAVE_ITEM_FIELDS.source]: change.source } : {}),
+    ...(change.snapshot ? { [SAVE_ITEM_FIELDS.snapshot]: change.snapshot } : {}),
   };
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
-import { platformRefusal, runAdminGraphql } from "~/platform/admin-graphql.server";
+import { platformRefusal } from "~/platform/admin-graphql.server";
 import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
-import type { SavedItemsNamedListFragment } from "~/types/admin.generated";
 import { retentionWindowMs } from "~/config/env.server";
 import {
   applyItemChangesLocked,
@@ -27,13 +26,19 @@ import type {
   SavedList,
 } from "./list-schemas";
 import {
-  DIRECTORY_LISTS_FIELD,
+  fieldValue,
   parseStoredJson,
-  readItemRecords,
   SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_FIELDS,
   SAVE_LIST_TYPE,
-  type SaveItemRecord,
-} from "./metaobject-store.server";
+} from "~/services/records/fields";
+import { readItemRecords, type SaveItemRecord } from "~/services/records/metaobject-store.server";
+import {
+  readNamedListRecords,
+  searchCustomerLists,
+  writeNamedListRecords,
+  type NamedListNode,
+} from "~/services/records/save-list.server";
 import { assertListExists, decideCreateList, directoryWithout, storedStrings, type ListDirectory } from "./named-lists";
 
 /**
@@ -46,56 +51,6 @@ import { assertListExists, decideCreateList, directoryWithout, storedStrings, ty
 /** How many items delete-list reads and removes per round: the batch's bound, a known-safe cost. */
 const DELETE_CHUNK = 50;
 
-const NAMED_LIST_FRAGMENT = `#graphql
-  fragment SavedItemsNamedList on Metaobject {
-    id
-    createdAt
-    updatedAt
-    fields { key value }
-  }`;
-
-const READ_NAMED_LIST = `#graphql
-  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
-    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }
-    directory: metaobjectByHandle(handle: $directory) {
-      namedLists: field(key: "named_lists") { value }
-      lists: field(key: "lists") { value }
-    }
-  }
-  ${NAMED_LIST_FRAGMENT}` as const;
-
-const WRITE_NAMED_LIST = `#graphql
-  mutation SavedItemsWriteNamedList(
-    $list: MetaobjectHandleInput!
-    $listFields: MetaobjectUpsertInput!
-    $directory: MetaobjectHandleInput!
-    $directoryFields: MetaobjectUpsertInput!
-    $writeDirectory: Boolean!
-  ) {
-    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {
-      metaobject { ...SavedItemsNamedList }
-      userErrors { field message code }
-    }
-    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {
-      metaobject { id }
-      userErrors { field message code }
-    }
-  }
-  ${NAMED_LIST_FRAGMENT}` as const;
-
-const READ_LISTS = `#graphql
-  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {
-    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: "id", reverse: true) {
-      edges { cursor node { ...SavedItemsNamedList } }
-      pageInfo { hasNextPage }
-    }
-  }
-  ${NAMED_LIST_FRAGMENT}` as const;
-
-type NamedListNode = SavedItemsNamedListFragment;
-
-const fieldOf = (node: NamedListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
-
 interface StoredList {
   node: NamedListNode;
   deleted: boolean;
@@ -106,18 +61,18 @@ interface StoredList {
 
 function toStoredList(node: NamedListNode | null | undefined): StoredList | null {
   if (!node) return null;
-  const index = parseStoredJson(fieldOf(node, "active_items"));
+  const index = parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems));
   return {
     node,
-    deleted: fieldOf(node, "deleted_at") !== null,
-    name: fieldOf(node, "name"),
+    deleted: fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt) !== null,
+    name: fieldValue(node.fields, SAVE_LIST_FIELDS.name),
     index: Array.isArray(index) ? storedStrings(index) : null,
   };
 }
 
 async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList> {
   const { node } = list;
-  const context = fieldOf(node, "context") ?? "";
+  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context) ?? "";
   const index = list.index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
   return {
     context,
@@ -133,17 +88,12 @@ async function readNamedList(
   caller: Caller,
   context: string,
 ): Promise<{ list: StoredList | null; directory: ListDirectory }> {
-  const data = await runAdminGraphql(caller.admin, READ_NAMED_LIST, {
-    list: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
-    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
-  });
-  return {
-    list: toStoredList(data.list),
-    directory: {
-      named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
-      lists: storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
-    },
-  };
+  const { list, directory } = await readNamedListRecords(
+    caller.admin,
+    listHandle(caller.customerGid, context),
+    listDirectoryHandle(caller.customerGid),
+  );
+  return { list: toStoredList(list), directory };
 }
 
 /** Writes the list's fields and, when given, the directory's named lists (and its stored lists, when given), in one request. */
@@ -153,19 +103,12 @@ async function writeNamedList(
   fields: Record<string, string>,
   directory: (Pick<ListDirectory, "named"> & Partial<ListDirectory>) | null,
 ): Promise<StoredList> {
-  const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
-  const data = await runAdminGraphql(caller.admin, WRITE_NAMED_LIST, {
-    list: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
-    listFields: { fields: toFields(fields) },
-    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: listDirectoryHandle(caller.customerGid) },
-    directoryFields: {
-      fields: toFields({
-        customer_id: caller.customerGid,
-        named_lists: JSON.stringify(directory?.named ?? []),
-        ...(directory?.lists ? { [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory.lists) } : {}),
-      }),
-    },
-    writeDirectory: directory !== null,
+  const data = await writeNamedListRecords(caller.admin, {
+    listHandle: listHandle(caller.customerGid, context),
+    directoryHandle: listDirectoryHandle(caller.customerGid),
+    customerGid: caller.customerGid,
+    fields,
+    directory,
   });
   const list = toStoredList(data.list?.metaobject);
   if (refusedAtCap(data.list?.userErrors)) throw storageFullError(caller.shop, SAVE_LIST_TYPE);
@@ -184,17 +127,18 @@ export async function listLists(caller: Caller, input: ListsQuery): Promise<List
   const binding = listDirectoryHandle(caller.customerGid);
   const position = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, binding);
   if (position?.kind === "state") throw new ServiceError("VALIDATION_ERROR", "cursor: not a cursor of lists");
-  const data = await runAdminGraphql(caller.admin, READ_LISTS, {
-    type: SAVE_LIST_TYPE,
-    query: `fields.customer_id:"${caller.customerGid}"`,
-    first: input.limit,
-    after: position?.cursor ?? null,
-  });
-  const { edges, pageInfo } = data.metaobjects;
+  const { edges, pageInfo } = await searchCustomerLists(
+    caller.admin,
+    caller.customerGid,
+    input.limit,
+    position?.cursor ?? null,
+  );
   // Search may match on values a list no longer has; its fields are current, so they decide.
   const current = edges
     .map((edge) => toStoredList(edge.node)!)
-    .filter((list) => !list.deleted && fieldOf(list.node, "customer_id") === caller.customerGid);
+    .filter(
+      (list) => !list.deleted && fieldValue(list.node.fields, SAVE_LIST_FIELDS.customerId) === caller.customerGid,
+    );
   const lastCursor = edges.at(-1)?.cursor;
   return {
     lists: await Promise.all(current.map((list) => toSavedList(caller, list))),
@@ -219,12 +163,12 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
     if (decision.kind === "refuse") throw decision.error;
     if (decision.kind === "exists") return toSavedList(caller, list!);
     const fields = {
-      customer_id: caller.customerGid,
-      context,
-      name: input.name,
-      deleted_at: "",
+      [SAVE_LIST_FIELDS.customerId]: caller.customerGid,
+      [SAVE_LIST_FIELDS.context]: context,
+      [SAVE_LIST_FIELDS.name]: input.name,
+      [SAVE_LIST_FIELDS.deletedAt]: "",
       // A deleted list keeps its index and removed items (every item in it removed); a new one starts empty.
-      ...(list ? {} : { active_items: "[]", removed_items: "{}" }),
+      ...(list ? {} : { [SAVE_LIST_FIELDS.activeItems]: "[]", [SAVE_LIST_FIELDS.removedItems]: "{}" }),
     };
     await held.assertHeld();
     // A new list is created before the directory names it: at the entry cap its create is
@@ -241,7 +185,10 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
     const { list } = await readNamedList(caller, input.context);
     assertListExists(list, input.context);
     await held.assertHeld();
-    return toSavedList(caller, await writeNamedList(caller, input.context, { name: input.name }, null));
+    return toSavedList(
+      caller,
+      await writeNamedList(caller, input.context, { [SAVE_LIST_FIELDS.name]: input.name }, null),
+    );
   });
 }
 
@@ -278,7 +225,7 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
       // The index drops what is now removed, so itemCount stays exact if a later round fails.
       if (remaining.length > 0 && active.length > 0) {
         await held.assertHeld();
-        await writeNamedList(caller, context, { active_items: JSON.stringify(remaining) }, null);
+        await writeNamedList(caller, context, { [SAVE_LIST_FIELDS.activeItems]: JSON.stringify(remaining) }, null);
       }
     }
     await held.assertHeld();
@@ -286,11 +233,11 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
       caller,
       context,
       {
-        deleted_at: isoSeconds(clock.now()),
-        name: "",
-        active_items: "[]",
-        share_token_hash: "",
-        share_name: "",
+        [SAVE_LIST_FIELDS.deletedAt]: isoSeconds(clock.now()),
+        [SAVE_LIST_FIELDS.name]: "",
+        [SAVE_LIST_FIELDS.activeItems]: "[]",
+        [SAVE_LIST_FIELDS.shareTokenHash]: "",
+        [SAVE_LIST_FIELDS.shareName]: "",
       },
       directoryWithout(directory, context),
     );

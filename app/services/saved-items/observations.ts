@@ -1,5 +1,5 @@
 import type { KnownItem } from "./list-state";
-import type { SaveItemRecord } from "./metaobject-store.server";
+import type { SaveItemRecord } from "~/services/records/metaobject-store.server";
 import type { ItemIdentity } from "./schemas";
 
 /** A save_item read from the platform, as the list state knows it. */

@@ -18,14 +18,14 @@ import {
   type ListState,
 } from "./list-state";
 import { getListStateStore, type ListKey } from "./list-state-store.server";
+import { parseStoredJson } from "~/services/records/fields";
 import {
   listActiveItems,
-  parseStoredJson,
   readItemRecords,
   readLists,
   type ListRead,
   type SaveItemRecord,
-} from "./metaobject-store.server";
+} from "~/services/records/metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type IsSavedQuery, type ListItem, type ListQuery, type ListResult } from "./schemas";
 

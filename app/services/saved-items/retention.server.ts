@@ -6,22 +6,22 @@ import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
 import { periodicSweep } from "~/lib/periodic-sweep.server";
-import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
+import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { createBucketPacer, pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import type { SavedItemsRetainedListFragment } from "~/types/admin.generated";
 import { directoryLockKey, listLockKey } from "./apply-item-changes.server";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
 import { getListStateStore } from "./list-state-store.server";
+import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
+import { deleteItemsById, readItemRecords } from "~/services/records/metaobject-store.server";
 import {
-  DIRECTORY_LISTS_FIELD,
-  deleteItemsById,
-  parseStoredJson,
-  readItemRecords,
-  SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_TYPE,
-} from "./metaobject-store.server";
+  dropRetainedList,
+  readRetainedList,
+  readRetentionPage,
+  writeRemovedItems,
+  type RetainedListNode,
+} from "~/services/records/save-list.server";
 import { storedStrings } from "./named-lists";
 import { parseRemovedItems, planRetention, type RemovedItems, type RetainedList } from "./storage-bounds";
 
@@ -53,72 +53,20 @@ export function retentionCadence(windowMs: number): { sweepMs: number; passMs: n
   return { sweepMs: Math.min(SWEEP_INTERVAL_MS, windowMs / 4), passMs: Math.min(PASS_INTERVAL_MS, windowMs / 4) };
 }
 
-const RETAINED_LIST_FRAGMENT = `#graphql
-  fragment SavedItemsRetainedList on Metaobject {
-    id
-    updatedAt
-    fields { key value }
-  }`;
-
-const READ_LIST_PAGE = `#graphql
-  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {
-    metaobjects(type: $type, first: $first, after: $after, sortKey: "id") {
-      edges { cursor node { ...SavedItemsRetainedList } }
-      pageInfo { hasNextPage }
-    }
-  }
-  ${RETAINED_LIST_FRAGMENT}` as const;
-
-const READ_LIST = `#graphql
-  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
-    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }
-    directory: metaobjectByHandle(handle: $directory) { lists: field(key: "lists") { value } }
-  }
-  ${RETAINED_LIST_FRAGMENT}` as const;
-
-const WRITE_REMOVED = `#graphql
-  mutation SavedItemsRetentionWriteList($list: MetaobjectHandleInput!, $fields: MetaobjectUpsertInput!) {
-    metaobjectUpsert(handle: $list, metaobject: $fields) {
-      metaobject { id }
-      userErrors { field message code }
-    }
-  }` as const;
-
-const DROP_LIST = `#graphql
-  mutation SavedItemsRetentionDropList(
-    $id: ID!
-    $directory: MetaobjectHandleInput!
-    $directoryFields: MetaobjectUpsertInput!
-  ) {
-    metaobjectDelete(id: $id) {
-      deletedId
-      userErrors { field message code }
-    }
-    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) {
-      metaobject { id }
-      userErrors { field message code }
-    }
-  }` as const;
-
-const fieldOf = (node: SavedItemsRetainedListFragment, key: string) =>
-  node.fields.find((field) => field.key === key)?.value || null;
-
 /** A list's record as retention decides on it; null for a list that keeps no removed items (written before lists did). */
-function toRetainedList(
-  node: SavedItemsRetainedListFragment,
-): (RetainedList & { customerGid: string; context: string }) | null {
-  const removed = parseRemovedItems(parseStoredJson(fieldOf(node, "removed_items")));
-  const customerGid = fieldOf(node, "customer_id");
-  const context = fieldOf(node, "context");
+function toRetainedList(node: RetainedListNode): (RetainedList & { customerGid: string; context: string }) | null {
+  const removed = parseRemovedItems(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.removedItems)));
+  const customerGid = fieldValue(node.fields, SAVE_LIST_FIELDS.customerId);
+  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context);
   if (!removed || !customerGid || !context) return null;
-  const deletedAt = fieldOf(node, "deleted_at");
+  const deletedAt = fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt);
   return {
     customerGid,
     context,
-    index: storedStrings(parseStoredJson(fieldOf(node, "active_items"))),
+    index: storedStrings(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems))),
     removed,
     deletedAtMs: deletedAt ? Date.parse(deletedAt) : null,
-    named: fieldOf(node, "name") !== null,
+    named: fieldValue(node.fields, SAVE_LIST_FIELDS.name) !== null,
     updatedAtMs: Date.parse(node.updatedAt),
   };
 }
@@ -146,15 +94,7 @@ async function retainList(
   const directoryHandle = listDirectoryHandle(customerGid);
   await getCoordinator().withLocks([listLockKey(customer, context), directoryLockKey(customer)], async (held) => {
     const options = pacedRequest(pacer, () => held.assertHeld());
-    const read = await runAdminGraphql(
-      admin,
-      READ_LIST,
-      {
-        list: { type: SAVE_LIST_TYPE, handle },
-        directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
-      },
-      options,
-    );
+    const read = await readRetainedList(admin, handle, directoryHandle, options);
     const list = read.list && toRetainedList(read.list);
     if (!list || !read.list) return;
     const plan = planRetention(list, cutoffMs);
@@ -196,36 +136,16 @@ async function retainList(
     // A list one of whose items is active (a write whose answer was lost) is not empty, whatever it says.
     const anyActive = plan.deleteItems.some((item) => items.get(item.handle)?.status === "active");
     const dropped = plan.dropList && !anyActive && Object.keys(failed).length === 0;
-    const counted = storedStrings(parseStoredJson(read.directory?.lists?.value ?? null));
+    const counted = read.directoryLists;
     let written: boolean;
     if (dropped) {
-      const result = await runAdminGraphql(
+      written = await dropRetainedList(
         admin,
-        DROP_LIST,
-        {
-          id: read.list.id,
-          directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
-          directoryFields: {
-            fields: [
-              { key: "customer_id", value: customerGid },
-              { key: DIRECTORY_LISTS_FIELD, value: JSON.stringify(counted.filter((other) => other !== context)) },
-            ],
-          },
-        },
+        { id: read.list.id, directoryHandle, customerGid, lists: counted.filter((other) => other !== context) },
         options,
       );
-      written = Boolean(result.metaobjectDelete?.deletedId);
     } else {
-      const result = await runAdminGraphql(
-        admin,
-        WRITE_REMOVED,
-        {
-          list: { type: SAVE_LIST_TYPE, handle },
-          fields: { fields: [{ key: "removed_items", value: JSON.stringify(removed) }] },
-        },
-        options,
-      );
-      written = Boolean(result.metaobjectUpsert?.metaobject);
+      written = await writeRemovedItems(admin, handle, removed, options);
     }
     // The deleted items are "no item" now: forgotten, a later read finds them gone. The list's removed
     // items are known again only when written to a list the directory counts.
@@ -283,18 +203,18 @@ async function runPage(shop: string, signal: AbortSignal): Promise<boolean> {
     }
     const pacer = createBucketPacer(shop, signal);
     const cutoffMs = clock.now().getTime() - windowMs;
-    const data = await runAdminGraphql(
+    const page = await readRetentionPage(
       admin,
-      READ_LIST_PAGE,
-      { type: SAVE_LIST_TYPE, first: LISTS_PER_PAGE, after: claim.cursor },
+      LISTS_PER_PAGE,
+      claim.cursor,
       pacedRequest(pacer, async () => {}),
     );
-    for (const { node } of data.metaobjects.edges) {
+    for (const { node } of page.edges) {
       const list = toRetainedList(node);
       if (list && isDue(list, cutoffMs)) await retainList(shop, admin, pacer, list, cutoffMs);
     }
-    const { hasNextPage } = data.metaobjects.pageInfo;
-    const cursor = data.metaobjects.edges.at(-1)?.cursor ?? null;
+    const { hasNextPage } = page.pageInfo;
+    const cursor = page.edges.at(-1)?.cursor ?? null;
     if (hasNextPage && cursor) {
       await release(claim, clock.now(), cursor);
       return true;

@@ -1,10 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "~/lib/errors";
-import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { SavedItemsShareReadListQuery } from "~/types/admin.generated";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
-import { listActiveItems, parseStoredJson, SAVE_LIST_TYPE } from "./metaobject-store.server";
+import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
+import { listActiveItems } from "~/services/records/metaobject-store.server";
+import {
+  readShareList,
+  searchSharedLists,
+  writeShareFields,
+  type ShareListNode,
+} from "~/services/records/save-list.server";
 import type {
   ShareCreateRequest,
   ShareLink,
@@ -33,48 +38,11 @@ export function shareTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-type ListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
-
-const fieldOf = (node: ListNode, key: string) => node.fields.find((field) => field.key === key)?.value || null;
-
-const READ_LIST = `#graphql
-  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
-    metaobjectByHandle(handle: $handle) { id handle fields { key value } }
-  }`;
-
-const UPDATE_SHARE = `#graphql
-  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {
-    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }
-  }`;
-
-const FIND_SHARED = `#graphql
-  query SavedItemsFindShared($type: String!, $query: String!) {
-    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }
-  }`;
-
 /** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
-async function requireOwnList(caller: Caller, context: string): Promise<ListNode> {
-  const data = await runAdminGraphql(caller.admin, READ_LIST, {
-    handle: { type: SAVE_LIST_TYPE, handle: listHandle(caller.customerGid, context) },
-  });
-  if (!data.metaobjectByHandle) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
-  return data.metaobjectByHandle;
-}
-
-async function writeShareFields(admin: AdminGraphqlClient, id: string, hash: string, name: string): Promise<void> {
-  const data = await runAdminGraphql(admin, UPDATE_SHARE, {
-    id,
-    // An empty value clears the field on the platform.
-    metaobject: {
-      fields: [
-        { key: "share_token_hash", value: hash },
-        { key: "share_name", value: name },
-      ],
-    },
-  });
-  if (!data.metaobjectUpdate?.metaobject) {
-    throw platformRefusal("The platform refused to update the list; retry shortly", data.metaobjectUpdate?.userErrors);
-  }
+async function requireOwnList(caller: Caller, context: string): Promise<ShareListNode> {
+  const list = await readShareList(caller.admin, listHandle(caller.customerGid, context));
+  if (!list) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
+  return list;
 }
 
 /** A new link for one of the caller's lists; any earlier link of that list stops working. */
@@ -88,26 +56,23 @@ export async function createShareLink(caller: Caller, input: ShareCreateRequest)
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
   const list = await requireOwnList(caller, input.context);
-  if (!fieldOf(list, "share_token_hash")) return { revoked: false };
+  if (!fieldValue(list.fields, SAVE_LIST_FIELDS.shareTokenHash)) return { revoked: false };
   await writeShareFields(caller.admin, list.id, "", "");
   return { revoked: true };
 }
 
 /** The list a token opens in the caller's shop, as found by sharedListExists for this caller. */
-const foundLists = new WeakMap<Caller, { hash: string; list: ListNode }>();
+const foundLists = new WeakMap<Caller, { hash: string; list: ShareListNode }>();
 
 /**
  * The list a token opens in the caller's shop: the search by hash, then the returned node's
  * current hash must still be the token's.
  */
-async function findSharedList(caller: Caller, hash: string): Promise<ListNode | undefined> {
+async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode | undefined> {
   const found = foundLists.get(caller);
   if (found?.hash === hash) return found.list;
-  const data = await runAdminGraphql(caller.admin, FIND_SHARED, {
-    type: SAVE_LIST_TYPE,
-    query: `fields.share_token_hash:"${hash}"`,
-  });
-  return data.metaobjects.nodes.find((node) => fieldOf(node, "share_token_hash") === hash);
+  const lists = await searchSharedLists(caller.admin, hash);
+  return lists.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
 }
 
 /**
@@ -132,7 +97,7 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   const page = await listActiveItems(caller.admin, list.handle, input.limit, undefined);
   return {
-    displayName: fieldOf(list, "share_name"),
+    displayName: fieldValue(list.fields, SAVE_LIST_FIELDS.shareName),
     items: page.items.map((record) => {
       const snapshot = parseStoredJson(record.snapshot);
       return {

@@ -1,7 +1,7 @@
 import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { InsightsSummarySchema, type InsightsSummary } from "./aggregate";
+import { fieldValue, INSIGHTS_FIELDS, INSIGHTS_TYPE } from "./fields";
+import { InsightsSummarySchema, type InsightsSummary } from "~/services/insights/aggregate";
 
-export const INSIGHTS_TYPE = "$app:save_insights";
 // One entry per shop, so a fixed handle addresses it without a search.
 const INSIGHTS_HANDLE = "shop-insights";
 
@@ -29,15 +29,19 @@ const handle = { type: INSIGHTS_TYPE, handle: INSIGHTS_HANDLE };
 
 export async function readStoredInsights(admin: AdminGraphqlClient): Promise<StoredInsights> {
   const data = await runAdminGraphql(admin, READ, { handle });
-  const value = (key: string) => data.metaobjectByHandle?.fields.find((field) => field.key === key)?.value ?? null;
-  const summaryText = value("summary");
+  const value = (key: string) => fieldValue(data.metaobjectByHandle?.fields ?? [], key);
+  const summaryText = value(INSIGHTS_FIELDS.summary);
   let summary: InsightsSummary | null = null;
   if (summaryText) {
     // A summary written by an older shape of the app is rebuilt on the next refresh, not shown wrong.
     const parsed = InsightsSummarySchema.safeParse(JSON.parse(summaryText));
     summary = parsed.success ? parsed.data : null;
   }
-  return { summary, refreshOperation: value("refresh_operation"), refreshStartedAt: value("refresh_started_at") };
+  return {
+    summary,
+    refreshOperation: value(INSIGHTS_FIELDS.refreshOperation),
+    refreshStartedAt: value(INSIGHTS_FIELDS.refreshStartedAt),
+  };
 }
 
 export async function writeStoredInsights(
@@ -45,9 +49,9 @@ export async function writeStoredInsights(
   fields: { summary?: InsightsSummary; refreshOperation?: string; refreshStartedAt?: string },
 ): Promise<void> {
   const values: { key: string; value: string }[] = [];
-  if (fields.summary) values.push({ key: "summary", value: JSON.stringify(fields.summary) });
-  if (fields.refreshOperation) values.push({ key: "refresh_operation", value: fields.refreshOperation });
-  if (fields.refreshStartedAt) values.push({ key: "refresh_started_at", value: fields.refreshStartedAt });
+  if (fields.summary) values.push({ key: INSIGHTS_FIELDS.summary, value: JSON.stringify(fields.summary) });
+  if (fields.refreshOperation) values.push({ key: INSIGHTS_FIELDS.refreshOperation, value: fields.refreshOperation });
+  if (fields.refreshStartedAt) values.push({ key: INSIGHTS_FIELDS.refreshStartedAt, value: fields.refreshStartedAt });
   const data = await runAdminGraphql(admin, WRITE, {
     handle,
     metaobject: { fields: values },

@@ -1,4 +1,4 @@
-import { SAVE_ITEM_TYPE } from "~/services/saved-items/metaobject-store.server";
+import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "./fields";
 
 /**
  * The bulk query both the insights and the export read: every save_item of the shop with its
@@ -23,14 +23,14 @@ export interface SaveItemLine {
 export function toSaveItemLine(node: unknown): SaveItemLine | undefined {
   const fields = (node as { fields?: { key: string; value: string | null }[] } | null)?.fields;
   if (!Array.isArray(fields)) return undefined;
-  const value = (key: string) => fields.find((field) => field.key === key)?.value ?? "";
+  const value = (key: string) => fieldValue(fields, key) ?? "";
   const line = {
-    customerGid: value("customer_id"),
-    context: value("context"),
-    entityType: value("entity_type"),
-    entityGid: value("entity_gid"),
-    active: value("status") === "active",
-    savedAt: value("saved_at"),
+    customerGid: value(SAVE_ITEM_FIELDS.customerId),
+    context: value(SAVE_ITEM_FIELDS.context),
+    entityType: value(SAVE_ITEM_FIELDS.entityType),
+    entityGid: value(SAVE_ITEM_FIELDS.entityGid),
+    active: value(SAVE_ITEM_FIELDS.status) === "active",
+    savedAt: value(SAVE_ITEM_FIELDS.savedAt),
   };
   // A line without identity or date is not one the app wrote; counting it would skew the figures.
   return line.customerGid && line.entityGid && line.savedAt ? line : undefined;

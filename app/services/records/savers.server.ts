@@ -1,6 +1,7 @@
 import { runAdminGraphql, type AdminGraphqlClient, type AdminGraphqlOptions } from "~/platform/admin-graphql.server";
 import type { SavedItemsFindSaversQuery } from "~/types/admin.generated";
-import { SAVE_ITEM_FRAGMENT, SAVE_ITEM_TYPE, toSaveItemRecord } from "./metaobject-store.server";
+import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE } from "./fields";
+import { SAVE_ITEM_FRAGMENT, toSaveItemRecord } from "./metaobject-store.server";
 
 /** Items one request reads. */
 export const SAVERS_PER_PAGE = 100;
@@ -36,7 +37,7 @@ export async function activeSavers(
       options,
     );
     for (const edge of data.metaobjects.edges) {
-      const customerGid = edge.node.fields.find((field) => field.key === "customer_id")?.value;
+      const customerGid = fieldValue(edge.node.fields, SAVE_ITEM_FIELDS.customerId);
       if (customerGid && toSaveItemRecord(edge.node).status === "active") customers.add(customerGid);
     }
     if (!data.metaobjects.pageInfo.hasNextPage) break;

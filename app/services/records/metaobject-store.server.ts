@@ -15,13 +15,19 @@ import type {
   SavedItemsListWrittenFragment,
   SavedItemsSearchPageFragment,
 } from "~/types/admin.generated";
-import { storedStrings } from "./named-lists";
-import { ENTITY_TYPES, type EntityType, type ItemState } from "./schemas";
-import { parseRemovedItems, type RemovedItems } from "./storage-bounds";
-
-export const SAVE_LIST_TYPE = "$app:save_list";
-export const SAVE_ITEM_TYPE = "$app:save_item";
-export const SAVE_LIST_DIRECTORY_TYPE = "$app:save_list_directory";
+import { storedStrings } from "~/services/saved-items/named-lists";
+import { ENTITY_TYPES, type EntityType, type ItemState } from "~/services/saved-items/schemas";
+import { parseRemovedItems, type RemovedItems } from "~/services/saved-items/storage-bounds";
+import {
+  DIRECTORY_FIELDS,
+  fieldValue,
+  parseStoredJson,
+  SAVE_ITEM_FIELDS,
+  SAVE_ITEM_TYPE,
+  SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_FIELDS,
+  SAVE_LIST_TYPE,
+} from "./fields";
 
 /** A save_item as stored on the platform (its fields are the keys of shopify.app.toml). */
 export interface SaveItemRecord {
@@ -92,9 +98,7 @@ export const SAVE_ITEM_FRAGMENT = `#graphql
     fields { key value }
   }`;
 
-/** The save_list fields that hold the list's index and its removed items (the fragment below reads them by these keys). */
-const INDEX_FIELD = "active_items";
-const REMOVED_FIELD = "removed_items";
+/** The save_list fields that hold the list's index and its removed items, read by their keys. */
 const LIST_INDEX_FRAGMENT = `#graphql
   fragment SavedItemsListIndex on Metaobject {
     id
@@ -103,7 +107,6 @@ const LIST_INDEX_FRAGMENT = `#graphql
   }`;
 
 /** The directory's field of every list the customer has stored (the bound on lists counts it). */
-export const DIRECTORY_LISTS_FIELD = "lists";
 const DIRECTORY_LISTS_FRAGMENT = `#graphql
   fragment SavedItemsDirectoryLists on Metaobject {
     lists: field(key: "lists") { value }
@@ -111,18 +114,18 @@ const DIRECTORY_LISTS_FRAGMENT = `#graphql
 
 /** A save_item node as the service reads it; unknown values fall back to safe defaults. */
 export function toSaveItemRecord(node: SaveItemNodeFragment): SaveItemRecord {
-  const field = (key: string) => node.fields.find((candidate) => candidate.key === key)?.value ?? null;
-  const entityType = field("entity_type");
+  const field = (key: string) => fieldValue(node.fields, key);
+  const entityType = field(SAVE_ITEM_FIELDS.entityType);
   return {
     id: node.id,
     updatedAtMs: Date.parse(node.updatedAt),
-    context: field("context") ?? "",
+    context: field(SAVE_ITEM_FIELDS.context) ?? "",
     entityType: (ENTITY_TYPES as readonly string[]).includes(entityType ?? "") ? (entityType as EntityType) : "product",
-    entityGid: field("entity_gid") ?? "",
-    status: field("status") === "active" ? "active" : "removed",
-    source: field("source"),
-    savedAt: field("saved_at"),
-    snapshot: field("snapshot"),
+    entityGid: field(SAVE_ITEM_FIELDS.entityGid) ?? "",
+    status: field(SAVE_ITEM_FIELDS.status) === "active" ? "active" : "removed",
+    source: field(SAVE_ITEM_FIELDS.source),
+    savedAt: field(SAVE_ITEM_FIELDS.savedAt),
+    snapshot: field(SAVE_ITEM_FIELDS.snapshot),
   };
 }
 
@@ -346,8 +349,8 @@ async function runMutation(
         variables[`h${index}`] = { type: SAVE_LIST_DIRECTORY_TYPE, handle: directory.handle };
         variables[`w${index}`] = {
           fields: toFields({
-            customer_id: directory.customerGid,
-            [DIRECTORY_LISTS_FIELD]: JSON.stringify(directory.lists),
+            [DIRECTORY_FIELDS.customerId]: directory.customerGid,
+            [DIRECTORY_FIELDS.lists]: JSON.stringify(directory.lists),
           }),
         };
         return;
@@ -356,12 +359,12 @@ async function runMutation(
       variables[`h${index}`] = { type: SAVE_LIST_TYPE, handle: list.handle };
       variables[`w${index}`] = {
         fields: toFields({
-          customer_id: list.customerGid,
-          context: list.context,
-          ...(list.index ? { [INDEX_FIELD]: JSON.stringify(list.index) } : {}),
-          ...(list.removed ? { [REMOVED_FIELD]: JSON.stringify(list.removed) } : {}),
+          [SAVE_LIST_FIELDS.customerId]: list.customerGid,
+          [SAVE_LIST_FIELDS.context]: list.context,
+          ...(list.index ? { [SAVE_LIST_FIELDS.activeItems]: JSON.stringify(list.index) } : {}),
+          ...(list.removed ? { [SAVE_LIST_FIELDS.removedItems]: JSON.stringify(list.removed) } : {}),
           // A save to a list delete-list deleted brings it back (unnamed: the delete cleared the name).
-          ...(list.index ? { deleted_at: "" } : {}),
+          ...(list.index ? { [SAVE_LIST_FIELDS.deletedAt]: "" } : {}),
         }),
       };
     } else if (entry.kind === "activate") {
@@ -379,7 +382,7 @@ async function runMutation(
       );
       fragments.add(ITEM_UPDATED_FRAGMENT).add(SAVE_ITEM_FRAGMENT);
       variables[`id${index}`] = entry.id;
-      variables[`w${index}`] = { fields: toFields({ status: "removed" }) };
+      variables[`w${index}`] = { fields: toFields({ [SAVE_ITEM_FIELDS.status]: "removed" }) };
     }
   });
   const query = `
@@ -449,16 +452,6 @@ export async function listActiveItems(
     query: activeItemsQuery(listKey),
   });
   return fromSearchPage(data.metaobjects);
-}
-
-/** A json field's stored text, parsed; undefined when it is absent or not valid JSON. */
-export function parseStoredJson(value: string | null): unknown {
-  if (value === null) return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,0 +1,331 @@
+import {
+  platformRefusal,
+  runAdminGraphql,
+  type AdminGraphqlClient,
+  type AdminGraphqlOptions,
+} from "~/platform/admin-graphql.server";
+import { storedStrings } from "~/services/saved-items/named-lists";
+import type { RemovedItems } from "~/services/saved-items/storage-bounds";
+import type {
+  SavedItemsNamedListFragment,
+  SavedItemsRetainedListFragment,
+  SavedItemsShareReadListQuery,
+} from "~/types/admin.generated";
+import {
+  DIRECTORY_FIELDS,
+  parseStoredJson,
+  SAVE_LIST_DIRECTORY_TYPE,
+  SAVE_LIST_FIELDS,
+  SAVE_LIST_TYPE,
+} from "./fields";
+
+/**
+ * The save_list documents of share links and named lists, and the customer's directory beside
+ * them (the list state's own reads and writes of lists are in metaobject-store.server.ts).
+ */
+
+// Share links (docs/reach.md).
+
+export type ShareListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
+
+const SHARE_READ_LIST = `#graphql
+  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
+    metaobjectByHandle(handle: $handle) { id handle fields { key value } }
+  }`;
+
+const UPDATE_SHARE = `#graphql
+  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {
+    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }
+  }`;
+
+const FIND_SHARED = `#graphql
+  query SavedItemsFindShared($type: String!, $query: String!) {
+    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }
+  }`;
+
+/** A list by its handle, with its fields; null when there is none. */
+export async function readShareList(admin: AdminGraphqlClient, handle: string): Promise<ShareListNode | null> {
+  const data = await runAdminGraphql(admin, SHARE_READ_LIST, { handle: { type: SAVE_LIST_TYPE, handle } });
+  return data.metaobjectByHandle ?? null;
+}
+
+export async function writeShareFields(
+  admin: AdminGraphqlClient,
+  id: string,
+  hash: string,
+  name: string,
+): Promise<void> {
+  const data = await runAdminGraphql(admin, UPDATE_SHARE, {
+    id,
+    // An empty value clears the field on the platform.
+    metaobject: {
+      fields: [
+        { key: SAVE_LIST_FIELDS.shareTokenHash, value: hash },
+        { key: SAVE_LIST_FIELDS.shareName, value: name },
+      ],
+    },
+  });
+  if (!data.metaobjectUpdate?.metaobject) {
+    throw platformRefusal("The platform refused to update the list; retry shortly", data.metaobjectUpdate?.userErrors);
+  }
+}
+
+/** The lists search finds with this share token hash (at most one; search may match on a hash a list no longer has). */
+export async function searchSharedLists(admin: AdminGraphqlClient, hash: string): Promise<ShareListNode[]> {
+  const data = await runAdminGraphql(admin, FIND_SHARED, {
+    type: SAVE_LIST_TYPE,
+    query: `fields.share_token_hash:"${hash}"`,
+  });
+  return data.metaobjects.nodes;
+}
+
+// Named lists (docs/decisions/0011-named-lists.md) and the customer's directory.
+
+export type NamedListNode = SavedItemsNamedListFragment;
+
+const NAMED_LIST_FRAGMENT = `#graphql
+  fragment SavedItemsNamedList on Metaobject {
+    id
+    createdAt
+    updatedAt
+    fields { key value }
+  }`;
+
+const READ_NAMED_LIST = `#graphql
+  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
+    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }
+    directory: metaobjectByHandle(handle: $directory) {
+      namedLists: field(key: "named_lists") { value }
+      lists: field(key: "lists") { value }
+    }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+const WRITE_NAMED_LIST = `#graphql
+  mutation SavedItemsWriteNamedList(
+    $list: MetaobjectHandleInput!
+    $listFields: MetaobjectUpsertInput!
+    $directory: MetaobjectHandleInput!
+    $directoryFields: MetaobjectUpsertInput!
+    $writeDirectory: Boolean!
+  ) {
+    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {
+      metaobject { ...SavedItemsNamedList }
+      userErrors { field message code }
+    }
+    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+const READ_LISTS = `#graphql
+  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: "id", reverse: true) {
+      edges { cursor node { ...SavedItemsNamedList } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${NAMED_LIST_FRAGMENT}` as const;
+
+/** The customer's directory: the contexts of its named lists, and every list it has stored (the bound counts them). */
+export interface ListDirectoryRecord {
+  named: string[];
+  lists: string[];
+}
+
+/** A list (null: none) and the customer's directory, by handle, in one request. */
+export async function readNamedListRecords(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  directoryHandle: string,
+): Promise<{ list: NamedListNode | null; directory: ListDirectoryRecord }> {
+  const data = await runAdminGraphql(admin, READ_NAMED_LIST, {
+    list: { type: SAVE_LIST_TYPE, handle: listHandle },
+    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
+  });
+  return {
+    list: data.list ?? null,
+    directory: {
+      named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
+      lists: storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
+    },
+  };
+}
+
+/**
+ * Writes a list's fields and, when given, the directory's named lists (and its stored lists, when
+ * given), in one request; answers each record's payload as the platform gave it.
+ */
+export async function writeNamedListRecords(
+  admin: AdminGraphqlClient,
+  write: {
+    listHandle: string;
+    directoryHandle: string;
+    customerGid: string;
+    fields: Record<string, string>;
+    directory: { named: readonly string[]; lists?: readonly string[] } | null;
+  },
+) {
+  const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
+  const { directory } = write;
+  const data = await runAdminGraphql(admin, WRITE_NAMED_LIST, {
+    list: { type: SAVE_LIST_TYPE, handle: write.listHandle },
+    listFields: { fields: toFields(write.fields) },
+    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: write.directoryHandle },
+    directoryFields: {
+      fields: toFields({
+        [DIRECTORY_FIELDS.customerId]: write.customerGid,
+        [DIRECTORY_FIELDS.namedLists]: JSON.stringify(directory?.named ?? []),
+        ...(directory?.lists ? { [DIRECTORY_FIELDS.lists]: JSON.stringify(directory.lists) } : {}),
+      }),
+    },
+    writeDirectory: directory !== null,
+  });
+  return { list: data.list, directory: data.directory };
+}
+
+/** One page of a customer's lists from search, newest first (search may lag behind writes). */
+export async function searchCustomerLists(
+  admin: AdminGraphqlClient,
+  customerGid: string,
+  first: number,
+  after: string | null,
+) {
+  const data = await runAdminGraphql(admin, READ_LISTS, {
+    type: SAVE_LIST_TYPE,
+    query: `fields.customer_id:"${customerGid}"`,
+    first,
+    after,
+  });
+  return data.metaobjects;
+}
+
+// Retention (docs/decisions/0017-bounded-storage.md): lists read a page at a time, each then read,
+// written or dropped by handle under its locks.
+
+export type RetainedListNode = SavedItemsRetainedListFragment;
+
+const RETAINED_LIST_FRAGMENT = `#graphql
+  fragment SavedItemsRetainedList on Metaobject {
+    id
+    updatedAt
+    fields { key value }
+  }`;
+
+const READ_LIST_PAGE = `#graphql
+  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {
+    metaobjects(type: $type, first: $first, after: $after, sortKey: "id") {
+      edges { cursor node { ...SavedItemsRetainedList } }
+      pageInfo { hasNextPage }
+    }
+  }
+  ${RETAINED_LIST_FRAGMENT}` as const;
+
+const RETENTION_READ_LIST = `#graphql
+  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
+    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }
+    directory: metaobjectByHandle(handle: $directory) { lists: field(key: "lists") { value } }
+  }
+  ${RETAINED_LIST_FRAGMENT}` as const;
+
+const WRITE_REMOVED = `#graphql
+  mutation SavedItemsRetentionWriteList($list: MetaobjectHandleInput!, $fields: MetaobjectUpsertInput!) {
+    metaobjectUpsert(handle: $list, metaobject: $fields) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }` as const;
+
+const DROP_LIST = `#graphql
+  mutation SavedItemsRetentionDropList(
+    $id: ID!
+    $directory: MetaobjectHandleInput!
+    $directoryFields: MetaobjectUpsertInput!
+  ) {
+    metaobjectDelete(id: $id) {
+      deletedId
+      userErrors { field message code }
+    }
+    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) {
+      metaobject { id }
+      userErrors { field message code }
+    }
+  }` as const;
+
+/** One page of the shop's lists, in id order. */
+export async function readRetentionPage(
+  admin: AdminGraphqlClient,
+  first: number,
+  after: string | null,
+  options: AdminGraphqlOptions,
+) {
+  const data = await runAdminGraphql(admin, READ_LIST_PAGE, { type: SAVE_LIST_TYPE, first, after }, options);
+  return data.metaobjects;
+}
+
+/** A list (null: none) and the lists its customer's directory counts, by handle: current. */
+export async function readRetainedList(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  directoryHandle: string,
+  options: AdminGraphqlOptions,
+): Promise<{ list: RetainedListNode | null; directoryLists: string[] }> {
+  const read = await runAdminGraphql(
+    admin,
+    RETENTION_READ_LIST,
+    {
+      list: { type: SAVE_LIST_TYPE, handle: listHandle },
+      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
+    },
+    options,
+  );
+  return {
+    list: read.list ?? null,
+    directoryLists: storedStrings(parseStoredJson(read.directory?.lists?.value ?? null)),
+  };
+}
+
+/** Writes a list's removed items; says whether the platform wrote them. */
+export async function writeRemovedItems(
+  admin: AdminGraphqlClient,
+  listHandle: string,
+  removed: RemovedItems,
+  options: AdminGraphqlOptions,
+): Promise<boolean> {
+  const result = await runAdminGraphql(
+    admin,
+    WRITE_REMOVED,
+    {
+      list: { type: SAVE_LIST_TYPE, handle: listHandle },
+      fields: { fields: [{ key: SAVE_LIST_FIELDS.removedItems, value: JSON.stringify(removed) }] },
+    },
+    options,
+  );
+  return Boolean(result.metaobjectUpsert?.metaobject);
+}
+
+/** Deletes a list and writes its customer's directory without it, in one request; says whether the list is deleted. */
+export async function dropRetainedList(
+  admin: AdminGraphqlClient,
+  drop: { id: string; directoryHandle: string; customerGid: string; lists: readonly string[] },
+  options: AdminGraphqlOptions,
+): Promise<boolean> {
+  const result = await runAdminGraphql(
+    admin,
+    DROP_LIST,
+    {
+      id: drop.id,
+      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: drop.directoryHandle },
+      directoryFields: {
+        fields: [
+          { key: DIRECTORY_FIELDS.customerId, value: drop.customerGid },
+          { key: DIRECTORY_FIELDS.lists, value: JSON.stringify(drop.lists) },
+        ],
+      },
+    },
+    options,
+  );
+  return Boolean(result.metaobjectDelete?.deletedId);
+}
