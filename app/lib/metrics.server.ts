@@ -42,6 +42,13 @@ const quotaBlocks = new Counter({
   registers: [metricsRegistry],
 });
 
+const flowTriggersDropped = new Counter({
+  name: "flow_triggers_dropped_total",
+  help: "Flow triggers not fired because they were over a rate, by trigger and rate",
+  labelNames: ["trigger", "reason"] as const,
+  registers: [metricsRegistry],
+});
+
 const LABEL_VALUE = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /** A label value from a bounded set: short identifiers pass, anything else is "other". */
@@ -71,4 +78,9 @@ export function countBudgetUnits(plan: string, units = 1): void {
 /** One block of a quota taken from its counter in the database ("shop-budget" or "customer-share"). */
 export function countQuotaBlock(quota: string): void {
   quotaBlocks.inc({ quota: labelValue(quota) });
+}
+
+/** A Flow trigger dropped for being over a rate ("customer-rate" or "shop-rate"). */
+export function countFlowTriggerDropped(trigger: string, reason: string): void {
+  flowTriggersDropped.inc({ trigger: labelValue(trigger), reason: labelValue(reason) });
 }

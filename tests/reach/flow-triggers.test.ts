@@ -3,6 +3,9 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
+import { clock } from "~/lib/clock";
+import { metricsRegistry } from "~/lib/metrics.server";
+import { CUSTOMER_RATE, ITEM_SAVED_WINDOW_MS, SHOP_RATE } from "~/services/reach/item-saved-rules";
 import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
 import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";
@@ -10,6 +13,7 @@ import { APP_URL, callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { withAdminSession } from "../support/session-token";
+import { advanceTime } from "../support/time";
 
 // Before any app module reads the configuration (tests/setup/test-env.ts turns them off elsewhere).
 vi.hoisted(() => {
@@ -73,6 +77,7 @@ describe("Item saved", () => {
     await callProxy("/proxy/api/toggle", { body: aSaveRequest() }); // off
     await afterAnswerSettled();
     expect(fired(shop)).toHaveLength(1);
+    advanceTime(ITEM_SAVED_WINDOW_MS); // toggling on again within the window is the next test's
     await callProxy("/proxy/api/toggle", { body: aSaveRequest() }); // on
     await afterAnswerSettled();
     expect(fired(shop)).toEqual([
@@ -82,8 +87,102 @@ describe("Item saved", () => {
     expect(emulator.schemaViolations).toEqual([]);
   });
 
+  describe("at most once per customer, entity and window, under the customer's and the shop's rates", () => {
+    const triggerRequests = (shop: string) =>
+      emulator.requests.filter((request) => request.shop === shop && /SavedItemsFlowTrigger/.test(request.query ?? ""));
+    const batch = async (customerId: string, operations: Record<string, unknown>[]) => {
+      expect((await callProxy("/proxy/api/batch", { customerId, body: { operations } })).status).toBe(200);
+      await afterAnswerSettled();
+    };
+    const products = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        action: "save",
+        ...aSaveRequest({ entityGid: `gid://shopify/Product/${from + index}` }),
+      }));
+
+    test("toggling one product 100 times, across lists, fires one trigger; again only after the window", async () => {
+      const shop = await listening(await givenShop({ plan: "pro" }));
+      // A batch names an item once, so each of its toggles is the product in another list.
+      const toggles = ["wishlist", "saved-for-later", ...Array.from({ length: 18 }, (_, index) => `list-${index}`)].map(
+        (context) => ({ action: "toggle", ...aSaveRequest({ context }) }),
+      );
+      for (let round = 0; round < 5; round++) await batch("1001", toggles); // on, off, on, off, on
+      expect(fired(shop)).toHaveLength(1);
+      expect(triggerRequests(shop)).toHaveLength(1);
+
+      advanceTime(ITEM_SAVED_WINDOW_MS - 60_000);
+      await batch("1001", toggles); // off
+      await batch("1001", toggles); // on
+      expect(fired(shop)).toHaveLength(1);
+      advanceTime(60_000);
+      await batch("1001", toggles); // off
+      await batch("1001", toggles); // on
+      expect(fired(shop)).toHaveLength(2);
+      await batch("1002", toggles); // another customer is another pair
+      expect(fired(shop)).toHaveLength(3);
+    });
+
+    test("one customer's distinct products fire up to the customer's burst; the others still fire", async () => {
+      const shop = await listening(await givenShop({ plan: "pro" }));
+      await batch("1001", products(1, CUSTOMER_RATE.capacity + 5));
+      expect(fired(shop)).toHaveLength(CUSTOMER_RATE.capacity);
+      await batch("1002", products(1, 1));
+      expect(fired(shop)).toHaveLength(CUSTOMER_RATE.capacity + 1);
+    });
+
+    test("distinct pairs fire within the shop's rate; beyond it they are dropped, counted and logged once", async () => {
+      const shop = await listening(await givenShop({ plan: "pro" }));
+      let now = Date.now(); // the shop's rate refills with the app's clock: held still, moved by hand
+      vi.spyOn(clock, "now").mockImplementation(() => new Date(now));
+      const output = vi.spyOn(process.stdout, "write");
+      const customers = Math.ceil((SHOP_RATE.capacity + 15) / CUSTOMER_RATE.capacity);
+      for (let customer = 0; customer < customers; customer++)
+        await batch(String(2001 + customer), products(1, CUSTOMER_RATE.capacity));
+      expect(fired(shop)).toHaveLength(SHOP_RATE.capacity);
+      expect(triggerRequests(shop)).toHaveLength(SHOP_RATE.capacity);
+      const drops = output.mock.calls
+        .map(([chunk]) => String(chunk))
+        .filter((line) => line.includes("flow trigger over its rate") && line.includes(shop));
+      expect(drops.map((line) => JSON.parse(line) as unknown)).toEqual([
+        {
+          t: expect.any(String),
+          level: "warn",
+          msg: "flow trigger over its rate: dropped",
+          shop,
+          trigger: "item-saved",
+          reason: "shop-rate",
+        },
+      ]);
+      const metrics = await metricsRegistry.getSingleMetricAsString("flow_triggers_dropped_total");
+      expect(metrics).toMatch(/flow_triggers_dropped_total\{trigger="item-saved",reason="shop-rate"\} \d+/);
+
+      now += 3_000; // three more tokens
+      await batch("3001", products(1, 5));
+      expect(fired(shop)).toHaveLength(SHOP_RATE.capacity + 3);
+    });
+
+    test("the payload names the list's kind, never the key a shopper chose", async () => {
+      const shop = await listening(await givenShop({ plan: "pro" }));
+      const contexts = ["wishlist", "saved-for-later", "call-me-555-0100", "<a href=https://evil.example>"];
+      await batch(
+        "1001",
+        contexts.map((context, index) => ({
+          action: "save",
+          ...aSaveRequest({ context, entityGid: `gid://shopify/Product/${index + 1}` }),
+        })),
+      );
+      expect(fired(shop).map((trigger) => trigger.payload["List name"])).toEqual([
+        "wishlist",
+        "saved-for-later",
+        "other",
+        "other",
+      ]);
+      expect(emulator.schemaViolations).toEqual([]);
+    });
+  });
+
   test("a batch fires for its saves only", async () => {
-    const shop = await listening(await givenShop({ plan: "starter" }));
+    const shop = await listening(await givenShop({ plan: "pro" }));
     await save("1001", { entityGid: "gid://shopify/Product/3" });
     const operations = [
       { action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/2" }) },
@@ -137,7 +236,7 @@ describe("Item saved", () => {
       ).toEqual([
         [1, OTHER_VARIANT],
         [2, ""],
-        [1, VARIANT],
+        // VARIANT again, in another list: this customer heard of it in this window
       ]);
       expect(variantReads(shop)).toHaveLength(2);
       expect(emulator.schemaViolations).toEqual([]);

@@ -101,16 +101,28 @@ describe("the floor", () => {
     expect(publishedValue(0)).toBeNull();
     expect(publishedValue(SAVED_BY_FLOOR - 1)).toBeNull();
     expect(publishedValue(SAVED_BY_FLOOR)).toBe(SAVED_BY_FLOOR);
-    expect(publishedValue(1234)).toBe(1234);
+  });
+
+  test("what is published is a step, never the count: one shopper more or less inside a step shows nothing", () => {
+    const steps = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000];
+    for (const [index, step] of steps.entries()) {
+      expect(publishedValue(step)).toBe(step);
+      expect(publishedValue(step + 1)).toBe(step);
+      const next = steps[index + 1];
+      if (next !== undefined) expect(publishedValue(next - 1)).toBe(step);
+    }
+    expect(publishedValue(6)).toBe(5);
+    expect(publishedValue(1234)).toBe(1_000);
+    expect(publishedValue(Number.NaN)).toBeNull();
   });
 
   test("publishPlan writes changed counts, removes counts that fell below the floor, and skips the rest", () => {
     const products = [
       dirty(1, { published: null }), // reaches the floor
-      dirty(2, { published: 7 }), // unchanged
+      dirty(2, { published: 5 }), // unchanged: 7 shoppers are still the step of 5
       dirty(3, { published: 5 }), // falls below: removed
       dirty(4, { published: null }), // stays below: nothing to write
-      dirty(5, { published: 9 }), // changes
+      dirty(5, { published: 5 }), // changes: 12 shoppers are the step of 10
     ];
     const shoppers = new Map([
       ["gid://shopify/Product/1", 5],
@@ -122,7 +134,7 @@ describe("the floor", () => {
     expect(publishPlan(products, shoppers)).toEqual({
       set: [
         { productGid: "gid://shopify/Product/1", value: 5 },
-        { productGid: "gid://shopify/Product/5", value: 12 },
+        { productGid: "gid://shopify/Product/5", value: 10 },
       ],
       remove: ["gid://shopify/Product/3"],
     });

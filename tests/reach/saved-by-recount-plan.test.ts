@@ -14,9 +14,9 @@ const recorded = (entries: [number, RecordedCount][]) => new Map(entries.map(([i
 describe("planRecount: which products the bulk count shows to be wrong", () => {
   test("a product whose row agrees with the count is left alone", () => {
     const rows = recorded([
-      [1, { published: 7, bound: 7 }],
+      [1, { published: 5, bound: 7 }],
       [2, { published: null, bound: 3 }],
-      [3, { published: 6, bound: 9 }],
+      [3, { published: 5, bound: 9 }],
     ]);
     expect(
       planRecount(
@@ -37,7 +37,12 @@ describe("planRecount: which products the bulk count shows to be wrong", () => {
   });
 
   test("a published count that differs from the snapshot's is made due; a bound at or above it stays", () => {
-    const marks = planRecount(counted([[1, 6]]), recorded([[1, { published: 5, bound: 8 }]]));
+    const marks = planRecount(counted([[1, 12]]), recorded([[1, { published: 5, bound: 12 }]]));
+    expect(marks).toEqual([{ productGid: product(1), create: false, raiseBy: 0, due: true }]);
+  });
+
+  test("an exact count published before the steps is made due, to be rewritten as its step", () => {
+    const marks = planRecount(counted([[1, 7]]), recorded([[1, { published: 7, bound: 7 }]]));
     expect(marks).toEqual([{ productGid: product(1), create: false, raiseBy: 0, due: true }]);
   });
 

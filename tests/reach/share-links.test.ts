@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { loader as sharedPageLoader } from "~/routes/proxy.shared.$token";
 import { shareTokenHash } from "~/services/saved-items/sharing.server";
 import { PLANS } from "~/services/plans";
-import { DEMO_SHOP, callProxy, givenShop, proxyRequest, setMonthlyUsage } from "../support/app";
+import { DEMO_SHOP, callProxy, givenShop, proxyRequest, sendToApp, setMonthlyUsage } from "../support/app";
 import { CUSTOMER, OTHER_CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
@@ -16,7 +16,15 @@ async function headless(path: string, body?: unknown, query?: Record<string, str
 
 async function saveItems(customerGid = CUSTOMER.id) {
   for (const [id, snapshot] of [
-    [1, { title: "Linen shirt", handle: "linen-shirt", image: "https://cdn.example/shirt.jpg", price: "€49" }],
+    [
+      1,
+      {
+        title: "Linen shirt",
+        handle: "linen-shirt",
+        image: "https://cdn.shopify.com/s/files/1/shirt.jpg",
+        price: "€49",
+      },
+    ],
     [2, { title: "{{ shop.email }} <script>x</script>", url: "/products/boots" }],
   ] as const) {
     const { status } = await headless(
@@ -151,7 +159,7 @@ describe("the shared page through the app proxy", () => {
     expect(page.type).toMatch(/^application\/liquid/);
     expect(page.body).toContain("Saved by Ana &#60;3");
     expect(page.body).toContain('<a href="/products/linen-shirt">');
-    expect(page.body).toContain('<img src="https://cdn.example/shirt.jpg"');
+    expect(page.body).toContain('<img src="https://cdn.shopify.com/s/files/1/shirt.jpg"');
     expect(page.body).toContain('<a href="/products/boots">');
     // A snapshot's braces and tags are text, never Liquid or HTML the platform would run.
     expect(page.body).toContain("&#123;&#123; shop.email &#125;&#125; &#60;script&#62;");
@@ -178,6 +186,53 @@ describe("the shared page through the app proxy", () => {
     await saveItems();
     const { token } = (await headless("share-create", { context: "wishlist" })).body.data;
     expect((await openPage(token, { shop: OTHER_SHOP })).status).toBe(404);
+  });
+
+  test("links only to the shop's own pages and images only from the platform's CDN, on the page and in shared-list", async () => {
+    await givenDirectShop();
+    const hostile = [
+      { handle: "linen-shirt", url: "https://evil.example/phish", image: "https://evil.example/pixel.gif" },
+      { handle: "boots", url: "//evil.example/x", image: "https://cdn.shopify.com.evil.example/a.jpg" },
+      { handle: "hat", url: "javascript:alert(1)", image: "data:image/svg+xml,<svg onload=alert(1)>" },
+      { title: "Scarf", url: "/\\evil.example", image: "//evil.example/b.jpg" },
+      { title: "Socks", url: `https://${DEMO_SHOP}/products/socks`, image: `//${DEMO_SHOP}/cdn/shop/files/socks.jpg` },
+      { title: "Belt", url: "/products/belt?variant=2", image: "//cdn.shopify.com/s/files/1/belt.jpg" },
+    ];
+    for (const [index, snapshot] of hostile.entries())
+      await headless("save", aSaveRequest({ entityGid: `gid://shopify/Product/${index + 1}`, snapshot }));
+    const { token } = (await headless("share-create", { context: "wishlist" })).body.data;
+
+    const page = await sendToApp(proxyRequest(`/proxy/shared/${token}`, { customerId: "" }));
+    expect(page.status).toBe(200);
+    const body = await page.text();
+    const hrefs = [...body.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+    const srcs = [...body.matchAll(/<img src="([^"]*)"/g)].map((match) => match[1]!);
+    expect(hrefs.sort()).toEqual(
+      [
+        "/products/linen-shirt",
+        "/products/boots",
+        "/products/hat",
+        "/products/socks",
+        "/products/belt?variant=2",
+      ].sort(),
+    );
+    // The items without a kept image and with a handle show the storefront's own picture.
+    expect(srcs.filter((src) => !src.startsWith("{{")).sort()).toEqual(
+      ["/cdn/shop/files/socks.jpg", "https://cdn.shopify.com/s/files/1/belt.jpg"].sort(),
+    );
+    expect(body).toContain("all_products['linen-shirt'].featured_image");
+    expect(body).not.toMatch(/evil|javascript|data:/);
+
+    // Anyone holding the link reads the same through the API; the owner's own list keeps what was stored.
+    const read = await headless("shared-list", undefined, { token }, OTHER_CUSTOMER.id);
+    expect(JSON.stringify(read.body)).not.toMatch(/evil|javascript|data:/);
+    expect(read.body.data.items.map((item: { snapshot: unknown }) => item.snapshot)).toContainEqual({
+      title: "Socks",
+      url: "/products/socks",
+      image: "/cdn/shop/files/socks.jpg",
+    });
+    const own = await headless("list", undefined, { context: "wishlist" });
+    expect(JSON.stringify(own.body)).toContain("https://evil.example/phish");
   });
 
   test("the proxy channel serves the share operations too", async () => {

@@ -14,24 +14,6 @@ const HANDLE = /^[a-z0-9][a-z0-9-]{0,254}$/;
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : undefined);
 
-/** A stand-in origin: a path that keeps it is one a browser keeps on the shop's own site. */
-const SAME_SITE = "https://same-site.invalid";
-
-/**
- * Same-site paths and https URLs only, as a browser resolves them: "/\\evil.example" and
- * "/<TAB>/evil.example" start with one slash but leave the site, so a path counts only when
- * resolving it keeps the origin. What is kept is the URL as parsed (tabs and newlines gone,
- * backslashes turned into slashes), the one the browser would open.
- */
-function safeUrl(value: unknown): string | undefined {
-  const url = text(value);
-  if (!url || !URL.canParse(url, SAME_SITE)) return undefined;
-  const parsed = new URL(url, SAME_SITE);
-  if (url.startsWith("/"))
-    return parsed.origin === SAME_SITE ? `${parsed.pathname}${parsed.search}${parsed.hash}` : undefined;
-  return /^https:\/\//i.test(url) && parsed.protocol === "https:" ? parsed.href : undefined;
-}
-
 function itemHtml(item: SharedItem): string {
   const snapshot =
     typeof item.snapshot === "object" && item.snapshot !== null ? (item.snapshot as Record<string, unknown>) : {};
@@ -45,13 +27,14 @@ function itemHtml(item: SharedItem): string {
     : liquidHandle
       ? `{{ all_products['${liquidHandle}'].title | escape }}`
       : escapeForLiquid(gidMatch ? `${gidMatch[1]} ${gidMatch[2]}` : item.entityGid);
-  const image = safeUrl(snapshot.image);
+  // The shared-list answer keeps only links to the shop's pages and images from the platform's CDN (shared-snapshot.ts).
+  const image = text(snapshot.image);
   const imageHtml = image
     ? `<img src="${escapeForLiquid(image)}" alt="" loading="lazy" width="160">`
     : liquidHandle
       ? `{%- if all_products['${liquidHandle}'].featured_image -%}<img src="{{ all_products['${liquidHandle}'].featured_image | image_url: width: 320 }}" alt="" loading="lazy" width="160">{%- endif -%}`
       : "";
-  const url = safeUrl(snapshot.url) ?? (liquidHandle ? `/products/${liquidHandle}` : undefined);
+  const url = text(snapshot.url) ?? (liquidHandle ? `/products/${liquidHandle}` : undefined);
   const price = text(snapshot.price);
   const body = `${imageHtml}<span class="saved-items-shared__title">${titleHtml}</span>${
     price ? `<span class="saved-items-shared__price">${escapeForLiquid(price)}</span>` : ""

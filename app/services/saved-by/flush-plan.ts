@@ -83,8 +83,22 @@ export function boundAfterCount(counted: number, product: DirtyProduct, settled:
   return settled ? counted : Math.max(counted, product.bound);
 }
 
-/** What the metafield should hold for this many distinct shoppers: nothing below the floor. */
-export const publishedValue = (shoppers: number): number | null => (shoppers >= SAVED_BY_FLOOR ? shoppers : null);
+/**
+ * What the metafield should hold for this many distinct shoppers: the largest step at or below it
+ * (5, 10, 25, 50, 100, 250, 500, 1,000, 2,500, …), shown as "N+", and nothing below the floor. An
+ * exact figure let anyone watching it tell one shopper's save or removal (issue #31 A11); a step
+ * changes only when many shoppers do, except at a step's edge (decision 0010 says what that leaves).
+ */
+export function publishedValue(shoppers: number): number | null {
+  if (!(shoppers >= SAVED_BY_FLOOR)) return null;
+  let step = SAVED_BY_FLOOR;
+  for (let decade = 10; ; decade *= 10) {
+    for (const next of [decade, 2.5 * decade, 5 * decade]) {
+      if (next > shoppers) return step;
+      step = next;
+    }
+  }
+}
 
 export interface PublishPlan {
   set: { productGid: string; value: number }[];

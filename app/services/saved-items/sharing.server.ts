@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "~/lib/errors";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
+import { sharedSnapshot } from "./shared-snapshot";
 import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
 import { listActiveItems } from "~/services/records/metaobject-store.server";
 import {
@@ -99,7 +100,12 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   return {
     displayName: fieldValue(list.fields, SAVE_LIST_FIELDS.shareName),
     items: page.items.map((record) => {
-      const snapshot = parseStoredJson(record.snapshot);
+      const stored = parseStoredJson(record.snapshot);
+      // Whoever holds the link sees it, not the shopper who stored it: only links and images the shop or the platform serves.
+      const snapshot =
+        typeof stored === "object" && stored !== null && !Array.isArray(stored)
+          ? sharedSnapshot(stored as Record<string, unknown>, caller.shop)
+          : stored;
       return {
         entityType: record.entityType,
         entityGid: record.entityGid,
