@@ -223,6 +223,7 @@ describe("§4.2 exchange body validation (before any network call)", () => {
   test("GET is VALIDATION_ERROR 405", async () => {
     const result = await callDirect("/api/headless/auth/exchange", { query: modern() as Record<string, string> });
     expect(result).toMatchObject({ status: 405, body: errorEnvelope("VALIDATION_ERROR") });
+    expect(result.headers.get("Allow")).toBe("POST");
   });
 });
 
