@@ -33,15 +33,14 @@ export function errorResponse(error: unknown): Response {
       ...(serviceError.cause === undefined ? {} : { cause: errorFields(serviceError.cause) }),
     });
   }
-  const { code, status, retryAfterSeconds } = serviceError;
+  const { code, status, retryAfterSeconds, allow } = serviceError;
   annotateRequest({ code });
-  return envelopeResponse(
-    errorEnvelope(serviceError),
-    status,
-    retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) },
-  );
+  return envelopeResponse(errorEnvelope(serviceError), status, {
+    ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),
+    ...(allow === undefined ? {} : { Allow: allow }),
+  });
 }
 
 export function methodNotAllowed(allowed: string): ServiceError {
-  return new ServiceError("VALIDATION_ERROR", `Method not allowed; use ${allowed}`, { status: 405 });
+  return new ServiceError("VALIDATION_ERROR", `Method not allowed; use ${allowed}`, { status: 405, allow: allowed });
 }

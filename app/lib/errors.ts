@@ -34,12 +34,14 @@ export class ServiceError extends Error {
   readonly retryable: boolean;
   /** When a retry can succeed, for the Retry-After header. */
   readonly retryAfterSeconds?: number;
+  /** A 405's methods, for the Allow header HTTP requires of it (RFC 9110 §15.5.6). */
+  readonly allow?: string;
 
   /** `status` overrides the table only where the spec gives one code two statuses (405, 413). */
   constructor(
     code: ErrorCode,
     message: string,
-    options: { status?: number; cause?: unknown; retryAfterSeconds?: number } = {},
+    options: { status?: number; cause?: unknown; retryAfterSeconds?: number; allow?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "ServiceError";
@@ -48,6 +50,7 @@ export class ServiceError extends Error {
     this.retryable = ERROR_CODES[code].retryable;
     if (options.retryAfterSeconds !== undefined)
       this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds));
+    if (options.allow !== undefined) this.allow = options.allow;
   }
 }
 

@@ -90,12 +90,12 @@ export default function Home() {
             <Text as="p">
               {usage.used.toLocaleString("en-US")} of {usage.budget.toLocaleString("en-US")} ({usage.percentUsed}%)
             </Text>
-            <ProgressBar progress={usage.percentUsed} tone={usage.percentUsed >= 100 ? "critical" : "primary"} />
+            <ProgressBar progress={usage.percentUsed} tone={usage.refusing ? "critical" : "primary"} />
             <Text as="p" tone="subdued">
               Every save, remove, toggle, batch, list and is-saved request counts once, on every channel. The budget
               resets on {formatDate(usage.resetsAt)}.
-              {usage.percentUsed >= 100 ? " Until then, requests are refused with PLAN_LIMIT_REACHED." : ""}
             </Text>
+            <Text as="p">{usage.summary}</Text>
           </TitledCard>
         </Layout.Section>
         <Layout.Section>

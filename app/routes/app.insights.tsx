@@ -23,6 +23,7 @@ import { insightsAction, type InsightsActionResult } from "~/edge/admin-insights
 import { pageTitle } from "~/components/page-title";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { MOVES_DAYS } from "~/services/insights/aggregate";
+import { csvDownloadProblem } from "~/services/merchant-pages/csv-download";
 import type { CatalogueEntry } from "~/services/insights/catalogue.server";
 import { getInsightsPage } from "~/services/insights/insights.server";
 
@@ -132,9 +133,18 @@ export default function Insights() {
   const canRefresh = refresh.allowed;
 
   const startRefresh = () => refreshing.fetcher.submit({ intent: "refresh" }, { method: "post" });
+  const [downloadProblem, setDownloadProblem] = useState<string | null>(null);
   const download = async (operation: string) => {
     // App Bridge's fetch adds the session token; the server streams, the browser saves the file.
     const response = await fetch(`/app/insights-export?operation=${encodeURIComponent(operation)}`);
+    const contentType = response.headers.get("Content-Type");
+    const problem = csvDownloadProblem({
+      status: response.status,
+      contentType,
+      text: contentType?.startsWith("text/plain") ? await response.text() : undefined,
+    });
+    setDownloadProblem(problem);
+    if (problem) return;
     const url = URL.createObjectURL(await response.blob());
     const link = Object.assign(document.createElement("a"), { href: url, download: "saved-items.csv" });
     link.click();
@@ -285,6 +295,7 @@ export default function Insights() {
                 a bulk operation, so it works for any number of items.
               </Text>
               <ProgressLine result={exportResult} what="Export" />
+              {downloadProblem ? <Banner tone="critical">{downloadProblem}</Banner> : null}
               <InlineStack gap="200">
                 <Button
                   onClick={() => exporting.fetcher.submit({ intent: "export" }, { method: "post" })}

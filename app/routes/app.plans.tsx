@@ -41,15 +41,16 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 type Usage = ReturnType<typeof useLoaderData<typeof loader>>["usage"];
 
 function UsageCard({ usage }: { usage: Usage }) {
-  const percent = Math.min(100, Math.round((usage.used / usage.budget) * 100));
+  const { budget } = usage;
   return (
     <Card>
       <BlockStack gap="300">
         <Text as="h2" variant="headingMd">
           This month
         </Text>
-        <Text as="p">{`${number(usage.used)} of ${number(usage.budget)} requests in the plan's budget (${percent}%)`}</Text>
-        <ProgressBar progress={percent} tone={percent >= 100 ? "critical" : "highlight"} />
+        <Text as="p">{`${number(budget.used)} of ${number(budget.budget)} requests in the plan's budget (${budget.percentUsed}%)`}</Text>
+        <ProgressBar progress={budget.percentUsed} tone={budget.refusing ? "critical" : "highlight"} />
+        <Text as="p">{budget.summary}</Text>
         <Text as="p">
           {`Past the budget: ${number(usage.pastBudget)} requests, ${number(usage.blocksCharged)} ${usage.blocksCharged === 1 ? "block" : "blocks"} charged, ${dollars(usage.chargedCents)} so far`}
         </Text>
@@ -64,49 +65,52 @@ function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
   const [cap, setCap] = useState(((overage.capCents ?? overage.blockPriceCents * 10) / 100).toFixed(2));
   const result = fetcher.data;
   const busy = fetcher.state !== "idle";
+  // The banners' "Turn overage on", "Change the cap" and "Raise the cap" open the page here.
   return (
-    <BlockStack gap="300">
-      <Text as="h3" variant="headingSm">
-        Keep serving past the budget
-      </Text>
-      <Text as="p" tone="subdued">
-        {`With overage on, requests past the budget are billed by Shopify with your plan, at ${dollars(overage.blockPriceCents)} per ${number(overage.blockRequests)} requests begun, as the usage price on Shopify's plan page says. The app stops at the monthly cap you set here: past it, requests are refused until the month ends or you raise the cap.`}
-      </Text>
-      <Text as="p">
-        {overage.enabled && overage.capCents !== null
-          ? `Overage is on, capped at ${dollars(overage.capCents)} a month.`
-          : "Overage is off."}
-      </Text>
-      {result && !result.ok ? <Banner tone="critical">{result.message}</Banner> : null}
-      <InlineStack gap="300" blockAlign="end">
-        <TextField
-          label="Monthly cap (USD)"
-          type="number"
-          min={1}
-          max={MAX_OVERAGE_CAP_USD}
-          step={0.01}
-          value={cap}
-          onChange={setCap}
-          autoComplete="off"
-        />
-        <Button
-          variant="primary"
-          loading={busy}
-          onClick={() => fetcher.submit({ intent: "overage-on", capUsd: cap }, { method: "post" })}
-        >
-          {overage.enabled ? "Change the cap" : "Turn overage on"}
-        </Button>
-        {overage.enabled ? (
-          <Button loading={busy} onClick={() => fetcher.submit({ intent: "overage-off" }, { method: "post" })}>
-            Turn overage off
+    <div id="overage">
+      <BlockStack gap="300">
+        <Text as="h3" variant="headingSm">
+          Keep serving past the budget
+        </Text>
+        <Text as="p" tone="subdued">
+          {`With overage on, requests past the budget are billed by Shopify with your plan, at ${dollars(overage.blockPriceCents)} per ${number(overage.blockRequests)} requests begun, as the usage price on Shopify's plan page says. The app stops at the monthly cap you set here: past it, requests are refused until the month ends or you raise the cap.`}
+        </Text>
+        <Text as="p">
+          {overage.enabled && overage.capCents !== null
+            ? `Overage is on, capped at ${dollars(overage.capCents)} a month.`
+            : "Overage is off."}
+        </Text>
+        {result && !result.ok ? <Banner tone="critical">{result.message}</Banner> : null}
+        <InlineStack gap="300" blockAlign="end">
+          <TextField
+            label="Monthly cap (USD)"
+            type="number"
+            min={1}
+            max={MAX_OVERAGE_CAP_USD}
+            step={0.01}
+            value={cap}
+            onChange={setCap}
+            autoComplete="off"
+          />
+          <Button
+            variant="primary"
+            loading={busy}
+            onClick={() => fetcher.submit({ intent: "overage-on", capUsd: cap }, { method: "post" })}
+          >
+            {overage.enabled ? "Change the cap" : "Turn overage on"}
           </Button>
-        ) : null}
-        {/* The plan page is on admin.shopify.com: it must open top-level, not inside the app's iframe. */}
-        <Button url={overage.pricingPlansUrl} target="_top" variant="plain">
-          See the usage price on Shopify
-        </Button>
-      </InlineStack>
-    </BlockStack>
+          {overage.enabled ? (
+            <Button loading={busy} onClick={() => fetcher.submit({ intent: "overage-off" }, { method: "post" })}>
+              Turn overage off
+            </Button>
+          ) : null}
+          {/* The plan page is on admin.shopify.com: it must open top-level, not inside the app's iframe. */}
+          <Button url={overage.pricingPlansUrl} target="_top" variant="plain">
+            See the usage price on Shopify
+          </Button>
+        </InlineStack>
+      </BlockStack>
+    </div>
   );
 }
 

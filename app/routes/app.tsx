@@ -8,7 +8,7 @@ import { getEnv } from "~/config/env.server";
 import { requireAdminShop } from "~/edge/front-doors/admin-shop.server";
 import { settleDueShopRedactions } from "~/services/compliance/pending-redactions.server";
 import { BudgetBanner } from "~/components/budget-banner";
-import { getBudgetAlert } from "~/services/merchant-pages/overage-overview.server";
+import { getBudgetView } from "~/services/merchant-pages/overage-overview.server";
 
 export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 
@@ -16,7 +16,7 @@ export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
 // follows what the merchant pays for without the hot path ever asking the billing API.
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, plan, admin } = await requireAdminShop(request);
-  const [budget] = await Promise.all([getBudgetAlert(shop, plan), settleDueShopRedactions(shop, admin)]);
+  const [budget] = await Promise.all([getBudgetView(shop, plan), settleDueShopRedactions(shop, admin)]);
   return { apiKey: getEnv().SHOPIFY_API_KEY, shop, plan: plan.key, budget };
 };
 
@@ -32,7 +32,7 @@ export default function App() {
         <Link to="/app/insights">Insights</Link>
         <Link to="/app/plans">Plans</Link>
       </NavMenu>
-      <BudgetBanner {...budget} />
+      <BudgetBanner banner={budget.banner} />
       <Outlet />
     </AppProvider>
   );

@@ -53,13 +53,15 @@ export const PLANS: Record<PlanKey, Plan> = {
 
 /**
  * The one channel gate (spec §8 rule 3), used at exchange and on every operation. Whoever can name
- * a shop can ask, so the answer says what to do without telling them which plan the shop pays for.
+ * a shop can ask, so the answer says what to do without telling them which plan the shop pays for
+ * (nor which plan has the channel, which would tell it). A channel comes only with a plan: the
+ * merchant cannot switch it on, only upgrade.
  */
 export function assertChannelEntitled(plan: Plan, channel: PlanChannel): void {
   if (!plan.channels.includes(channel)) {
     throw new ServiceError(
       "CHANNEL_NOT_ENTITLED",
-      `The ${channel} channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app`,
+      `The ${channel} channel is not included in this shop's Saved Items plan; it takes a plan upgrade, which only the shop's merchant can make`,
     );
   }
 }

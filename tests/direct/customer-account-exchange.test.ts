@@ -154,7 +154,7 @@ describe("§4.2 POST /api/customer-account/auth/exchange", () => {
     expect(corsHeadersOf(result.headers)).toEqual(CORS_EXPECTATION);
     // Anyone holding a session token of the shop reads this: it must not tell them the shop's plan.
     expect(result.body.error.message).toBe(
-      "The customer-account channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
+      "The customer-account channel is not included in this shop's Saved Items plan; it takes a plan upgrade, which only the shop's merchant can make",
     );
   });
 

@@ -223,6 +223,7 @@ describe("§4.2 exchange body validation (before any network call)", () => {
   test("GET is VALIDATION_ERROR 405", async () => {
     const result = await callDirect("/api/headless/auth/exchange", { query: modern() as Record<string, string> });
     expect(result).toMatchObject({ status: 405, body: errorEnvelope("VALIDATION_ERROR") });
+    expect(result.headers.get("Allow")).toBe("POST");
   });
 });
 
@@ -257,7 +258,7 @@ describe("§4.2 rule 5: install and plan gates run before any upstream lookup", 
         expect(result).toMatchObject({ status: 403, body: errorEnvelope("CHANNEL_NOT_ENTITLED") });
         // Anyone who can name the shop reads this: it says what to do, not which plan the shop pays for.
         expect(result.body.error.message).toBe(
-          "The headless channel is not enabled for this shop; the shop's merchant can enable it in the Saved Items app",
+          "The headless channel is not included in this shop's Saved Items plan; it takes a plan upgrade, which only the shop's merchant can make",
         );
         expect(result.body.error.message).not.toMatch(
           new RegExp(

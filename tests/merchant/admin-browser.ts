@@ -3,7 +3,7 @@
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { BROWSER_AGENT } from "../support/insights";
-import { withAdminSession } from "../support/session-token";
+import { signedAdminUrl } from "../support/session-token";
 
 export const ADMIN_PAGES = [
   { name: "Home", path: "/app" },
@@ -19,7 +19,7 @@ export async function adminUrl(baseUrl: string, pagePath: string, store = "demo"
     apiKey: SANDBOX_DEFAULTS.SHOPIFY_API_KEY,
     apiSecret: SANDBOX_DEFAULTS.SHOPIFY_API_SECRET,
   };
-  return (await withAdminSession(new Request(new URL(pagePath, baseUrl)), app, "document")).url;
+  return signedAdminUrl(baseUrl, pagePath, app);
 }
 
 /**

@@ -40,7 +40,7 @@ describe("admin pages, loaded with a valid admin session", () => {
       apiKey: TEST_ENV.SHOPIFY_API_KEY,
       shop,
       plan: "starter",
-      budget: { alert: null, overageAvailable: true },
+      budget: expect.objectContaining({ kind: "under", banner: null }),
     });
   });
 
@@ -66,13 +66,14 @@ describe("admin pages, loaded with a valid admin session", () => {
           "Channels: Online Store, Customer account, Point of Sale",
         ],
       },
-      usage: {
+      usage: expect.objectContaining({
         period: "2026-11",
+        kind: "under",
         used: 12_345,
         budget: 50_000,
-        percentUsed: 24.7,
+        percentUsed: 24.6,
         resetsAt: "2026-12-01T00:00:00.000Z",
-      },
+      }),
       channels: [
         { channel: "online-store", label: "Online Store", enabled: true, requiredPlan: "Free" },
         { channel: "customer-account", label: "Customer account", enabled: true, requiredPlan: "Pro" },

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { budgetAlert } from "~/services/merchant-pages/overage-overview.server";
 import {
   nextBlock,
   overageIdempotencyKey,
@@ -68,12 +67,5 @@ describe("overage decisions", () => {
     for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
     expect(new Set(keys).size).toBe(keys.length);
     expect(overageIdempotencyKey(SHOP, "2026-11", 3)).toBe(overageIdempotencyKey(SHOP, "2026-11", 3));
-  });
-
-  test("the admin banner: none below 80% of the budget, a warning from 80%, spent at 100%", () => {
-    expect(budgetAlert(3_999, 5_000)).toBeNull();
-    expect(budgetAlert(4_000, 5_000)).toEqual({ level: "warning", percent: 80 });
-    expect(budgetAlert(4_999, 5_000)).toEqual({ level: "warning", percent: 99 });
-    expect(budgetAlert(5_000, 5_000)).toEqual({ level: "spent", percent: 100 });
   });
 });

@@ -239,11 +239,11 @@ describe("the merchant's overage choice on the plans page", () => {
     const shop = await givenShop({ plan: "starter" });
     const bannerAt = async (used: number) => {
       await setMonthlyUsage(shop, used);
-      return (await loadAdmin(appLoader, "/app", shop)).budget;
+      return (await loadAdmin(appLoader, "/app", shop)).budget.banner?.title ?? null;
     };
-    expect(await bannerAt(3_999)).toEqual({ alert: null, overageAvailable: true });
-    expect(await bannerAt(4_000)).toEqual({ alert: { level: "warning", percent: 80 }, overageAvailable: true });
-    expect(await bannerAt(5_000)).toEqual({ alert: { level: "spent", percent: 100 }, overageAvailable: true });
+    expect(await bannerAt(3_999)).toBeNull();
+    expect(await bannerAt(4_000)).toBe("80% of this month's request budget is used");
+    expect(await bannerAt(5_000)).toBe("This month's request budget is spent");
   });
 
   test("a cap the page must not take, and Free, are refused with a reason", async () => {

@@ -26,6 +26,16 @@ describe("edge validation (§4.1 rules 3-5)", () => {
     expect(await callProxy(path, { method, body })).toEqual(validationError(405));
   });
 
+  test("a 405 names the method the operation takes in Allow", async () => {
+    await givenShop();
+    const response = await sendToApp(proxyRequest("/proxy/api/save", { method: "GET" }));
+    expect(response.status).toBe(405);
+    expect(response.headers.get("Allow")).toBe("POST");
+    expect((await sendToApp(proxyRequest("/proxy/api/list", { method: "POST", body: {} }))).headers.get("Allow")).toBe(
+      "GET",
+    );
+  });
+
   test("invalid JSON is VALIDATION_ERROR 400", async () => {
     await givenShop();
     const result = await callProxy("/proxy/api/save", { rawBody: '{"context": "wishlist",' });

@@ -2,55 +2,54 @@ import { clock } from "~/lib/clock";
 import { readOverageStatus } from "~/services/billing/overage-choice.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 import { OVERAGE_BLOCK_REQUESTS, overageBlockPriceCents, type Plan } from "~/services/plans";
-import { monthlyUsage, usagePeriod } from "~/services/usage/monthly-budget.server";
+import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
 import { overageThisMonth } from "~/services/usage/overage.server";
+import { decideBudgetState, type BudgetFacts } from "./budget-state";
 
-/** The share of the budget at which the admin warns, and at which it says the budget is spent. */
-export const BUDGET_WARNING_PERCENT = 80;
-
-export type BudgetAlert = { level: "warning"; percent: number } | { level: "spent"; percent: 100 } | null;
-
-/** What the banner on every admin page says about this month's budget. */
-export function budgetAlert(used: number, budget: number): BudgetAlert {
-  const percent = Math.floor((used / budget) * 100);
-  if (percent >= 100) return { level: "spent", percent: 100 };
-  if (percent >= BUDGET_WARNING_PERCENT) return { level: "warning", percent };
-  return null;
-}
-
-/** The banner's figures: one database read per admin page load. */
-export async function getBudgetAlert(shop: string, plan: Plan) {
-  const used = await monthlyUsage(shop, clock.now());
-  return {
-    alert: budgetAlert(used, plan.monthlyRequests),
-    overageAvailable: overageBlockPriceCents(plan) !== undefined,
-  };
-}
-
-/** The plans page's usage and overage section: the app's records only, no platform call. */
-export async function getOverageOverview(shop: string, plan: Plan) {
+/** The month's budget and overage as the app's records hold them: database reads, no platform call. */
+async function readBudgetFacts(shop: string, plan: Plan): Promise<BudgetFacts> {
   const now = clock.now();
-  const period = usagePeriod(now);
-  const priceCents = overageBlockPriceCents(plan);
-  const [used, thisMonth, status] = await Promise.all([
+  const blockPriceCents = overageBlockPriceCents(plan);
+  const [used, thisMonth, overage] = await Promise.all([
     monthlyUsage(shop, now),
-    overageThisMonth(shop, period),
-    priceCents === undefined ? undefined : readOverageStatus(shop),
+    overageThisMonth(shop, usagePeriod(now)),
+    blockPriceCents === undefined ? { enabled: false, capCents: null } : readOverageStatus(shop),
   ]);
   return {
+    planName: plan.name,
     used,
     budget: plan.monthlyRequests,
+    blockPriceCents,
+    blockRequests: OVERAGE_BLOCK_REQUESTS,
+    overage,
     pastBudget: thisMonth.requests,
     blocksCharged: thisMonth.blocks,
     chargedCents: thisMonth.chargedCents,
+    resetsAt: nextPeriodStart(now),
+  };
+}
+
+/** The budget's state as every admin page shows it: the frame's banner, Home's and Plans' figures. */
+export async function getBudgetView(shop: string, plan: Plan) {
+  return decideBudgetState(await readBudgetFacts(shop, plan));
+}
+
+/** The plans page's usage and overage section: the budget's state and, on a paid plan, the overage form. */
+export async function getOverageOverview(shop: string, plan: Plan) {
+  const facts = await readBudgetFacts(shop, plan);
+  return {
+    budget: decideBudgetState(facts),
+    pastBudget: facts.pastBudget,
+    blocksCharged: facts.blocksCharged,
+    chargedCents: facts.chargedCents,
     overage:
-      priceCents === undefined || !status
+      facts.blockPriceCents === undefined
         ? null
         : {
             blockRequests: OVERAGE_BLOCK_REQUESTS,
-            blockPriceCents: priceCents,
-            enabled: status.enabled,
-            capCents: status.capCents,
+            blockPriceCents: facts.blockPriceCents,
+            enabled: facts.overage.enabled,
+            capCents: facts.overage.capCents,
             // The usage price is part of the plan, shown and approved on the platform's plan page.
             pricingPlansUrl: pricingPlansUrl(shop),
           },

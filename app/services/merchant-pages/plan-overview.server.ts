@@ -8,8 +8,9 @@ import {
   type Plan,
   type PlanKey,
 } from "~/services/plans";
-import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
+import { usagePeriod } from "~/services/usage/monthly-budget.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
+import { getBudgetView } from "./overage-overview.server";
 
 export const CHANNEL_LABELS: Record<PlanChannel, string> = {
   "online-store": "Online Store",
@@ -56,18 +57,10 @@ export function describePlan(plan: Plan): PlanDescription {
  * ranking this month's saves means reading every save_item of the shop on each page load.
  */
 export async function getHomeOverview(shop: string, plan: Plan) {
-  const now = clock.now();
-  const used = await monthlyUsage(shop, now);
   return {
     shop,
     plan: describePlan(plan),
-    usage: {
-      period: usagePeriod(now),
-      used,
-      budget: plan.monthlyRequests,
-      percentUsed: Math.min(100, Math.round((used / plan.monthlyRequests) * 1000) / 10),
-      resetsAt: nextPeriodStart(now).toISOString(),
-    },
+    usage: { period: usagePeriod(clock.now()), ...(await getBudgetView(shop, plan)) },
     channels: PLAN_CHANNELS.map((channel) => ({
       channel,
       label: CHANNEL_LABELS[channel],

@@ -61,7 +61,7 @@ function headlessOperationsExample(base: string): string {
   return [
     `curl -X POST '${base}/api/headless/save' \\`,
     `  -H 'Authorization: Bearer eyJ...' -H 'Content-Type: application/json' \\`,
-    `  -d '{"context":"wishlist","entityType":"product","entityGid":"gid://shopify/Product/123"}'`,
+    `  -d '{"context":"wishlist","entityType":"product","entityGid":"gid://shopify/Product/123","source":"headless"}'`,
     ``,
     `curl '${base}/api/headless/list?context=wishlist' -H 'Authorization: Bearer eyJ...'`,
     `curl '${base}/api/headless/is-saved?context=wishlist&entityType=product&entityGid=gid%3A%2F%2Fshopify%2FProduct%2F123' \\`,
@@ -82,7 +82,12 @@ function customerAccountExample(base: string): string {
     `const saved = await fetch("${base}/api/customer-account/save", {`,
     `  method: "POST",`,
     `  headers: { Authorization: data.authorization, "Content-Type": "application/json" },`,
-    `  body: JSON.stringify({ context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/123" }),`,
+    `  body: JSON.stringify({`,
+    `    context: "wishlist",`,
+    `    entityType: "product",`,
+    `    entityGid: "gid://shopify/Product/123",`,
+    `    source: "customer-account", // required: where the save came from, kept with the item`,
+    `  }),`,
     `});`,
   ].join("\n");
 }

@@ -49,6 +49,11 @@ export function overageIdempotencyKey(shop: string, period: string, block: numbe
   return key;
 }
 
+/** Whether the merchant's cap takes one more block after the month's blocks so far. */
+export function capAllowsBlock(spentCents: number, priceCents: number, capCents: number): boolean {
+  return spentCents + priceCents <= capCents;
+}
+
 /**
  * What to do when a request past the budget finds every sent block spent. A block begun and not
  * known to be sent is finished first, with its own key and price; a new block is begun only while
@@ -79,7 +84,7 @@ export function nextBlock(input: {
     };
   }
   const spentCents = blocks.reduce((sum, block) => sum + block.priceCents, 0);
-  if (spentCents + priceCents > choice.capCents) return { kind: "refuse", reason: "cap" };
+  if (!capAllowsBlock(spentCents, priceCents, choice.capCents)) return { kind: "refuse", reason: "cap" };
   const block = blocks.length + 1;
   return {
     kind: "send",

@@ -8,6 +8,7 @@ import { errorEnvelope } from "../../../app/lib/envelope";
 import { ServiceError } from "../../../app/lib/errors";
 import { createRemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { HELD_BODY_BYTES, holdBody, type HeldBody } from "./held-body";
+import { signedAdminUrl } from "./session-tokens";
 import type { Seed } from "./seed";
 import { createStorefrontRouter } from "./storefront/router";
 
@@ -35,6 +36,7 @@ export interface FrontOptions {
   /** The instances in rotation order; entries are replaced as their instances are. */
   instances: AppInstance[];
   seed: Seed;
+  apiKey: string;
   apiSecret: string;
   emulatorUrl: string;
   /** What the sandbox-only control endpoints report and do. */
@@ -114,6 +116,19 @@ export function startFront(options: FrontOptions): Promise<Front> {
   });
   // Sandbox only: the app instances (for measuring one process, or killing one in a fault test).
   app.get("/__sandbox/instances", (_req, res) => void res.json({ instances: options.control.instances() }));
+  // Sandbox only: an admin page opened logged in, as the admin's iframe opens it: a redirect to the
+  // page with a fresh session token (valid about a minute), so a link in the banner always works.
+  app.get(/^\/__sandbox\/admin(\/app(?:\/[\w-]+)?)?$/, (req, res, next) => {
+    const shop = typeof req.query.shop === "string" ? req.query.shop : "demo.myshopify.com";
+    const page = (req.params as Record<string, string | undefined>)[0] ?? "/app";
+    signedAdminUrl(`${req.protocol}://${req.get("host")}`, page, {
+      shop,
+      apiKey: options.apiKey,
+      apiSecret: options.apiSecret,
+    })
+      .then((url) => res.redirect(302, url))
+      .catch(next);
+  });
   app.post("/__sandbox/rolling-restart", (_req, res, next) => {
     options.control
       .rollingRestart()

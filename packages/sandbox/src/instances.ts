@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_FLAGS } from "../../../server/config";
-import { repoRoot } from "./config";
+import { repoRoot, sandboxLogFile } from "./config";
 import { freePort } from "./ports";
 
 export interface InstanceExit {
@@ -27,10 +28,24 @@ const START_TIMEOUT_MS = 60_000;
  */
 const ANSWERED_PROBE = /^.*"msg":"request".*"path":"\/healthz".*"status":200.*\n/gm;
 
+let requestLog: NodeJS.WritableStream | undefined;
+
+/** Where every instance's log lines (the request log) go: sandboxLogFile's file, appended to, or the terminal. */
+function requestLogTarget(): NodeJS.WritableStream {
+  const file = sandboxLogFile();
+  if (!file) return process.stdout;
+  if (!requestLog) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    requestLog = createWriteStream(file, { flags: "a" });
+  }
+  return requestLog;
+}
+
 /**
  * Starts one app instance (packages/sandbox/src/instance.mjs: build/server.js as `npm start` runs it) on
  * `port` if it is free, another free loopback port otherwise, and resolves once it listens. Its log
- * lines go to this process's output, prefixed with the instance number when there are several.
+ * lines (stdout) go to the request log, its stderr to this process's, prefixed with the instance
+ * number when there are several.
  */
 export async function startAppInstance(
   index: number,
@@ -50,7 +65,7 @@ export async function startAppInstance(
   const ready = new Promise<void>((resolve) => (onListening = resolve));
   // Whole lines are relayed in one write per chunk: a write per line cost the sandbox's process as
   // much CPU as the instance's own logging, on the cores the instances share.
-  const relay = (target: NodeJS.WriteStream) => {
+  const relay = (target: NodeJS.WritableStream) => {
     let pending = "";
     return (chunk: Buffer) => {
       pending += chunk.toString("utf8");
@@ -66,7 +81,7 @@ export async function startAppInstance(
       if (lines) target.write(prefix ? lines.replace(/^/gm, prefix).slice(0, -prefix.length) : lines);
     };
   };
-  child.stdout.on("data", relay(process.stdout));
+  child.stdout.on("data", relay(requestLogTarget()));
   child.stderr.on("data", relay(process.stderr));
   const exited = new Promise<InstanceExit>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),

@@ -46,6 +46,8 @@ async function buildAndStart(env: Record<string, string>): Promise<RunningSandbo
       DIRECT_API_JWT_SECRET: "",
       DATABASE_URL: "",
       PORT: String(port),
+      // The tests read the request log from the output (what it logs, and what it must not).
+      SANDBOX_LOG: "-",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { createRemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { startEmulatorProcess } from "@saved-items/platform-emulator/process";
-import { applySandboxDefaults, repoRoot } from "./config";
+import { applySandboxDefaults, recordRunningSandbox, repoRoot, sandboxLogFile } from "./config";
 import { openSandboxDatabase, seedDatabase } from "./database";
 import { startFront } from "./front";
 import { startInstancePool } from "./pool";
@@ -34,6 +34,9 @@ if (!Number.isInteger(instanceCount) || instanceCount < 1 || instanceCount > 8) 
   console.error("SANDBOX_INSTANCES must be a whole number from 1 to 8.");
   process.exit(1);
 }
+
+/** The embedded admin's pages (app/routes/app.*), linked logged in from the banner. */
+const ADMIN_PAGES = ["/app", "/app/plans", "/app/setup", "/app/insights"];
 
 // Stopped last-started first: the front, the instances, then what they use.
 const stops: (() => Promise<void>)[] = [];
@@ -83,11 +86,14 @@ try {
     port: Number(process.env.PORT),
     instances: pool.targets,
     seed,
+    apiKey: process.env.SHOPIFY_API_KEY!,
     apiSecret: process.env.SHOPIFY_API_SECRET!,
     emulatorUrl: emulator.url,
     control: { instances: pool.report, rollingRestart: pool.rollingRestart },
   });
   stops.push(front.close);
+  const forgetRunning = recordRunningSandbox(Number(process.env.PORT));
+  stops.push(async () => forgetRunning());
   printBanner(instanceCount, emulator.url);
 } catch (error) {
   console.error("[sandbox] could not start:", error instanceof Error ? error.message : error);
@@ -111,9 +117,14 @@ function printBanner(instances: number, emulatorUrl: string): void {
 Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)
   logged out by default; log in as a seed customer at ${url}/account/login (e.g. ?customer=1001), out at /account/logout
 Platform usage (sandbox only): ${url}/__sandbox/platform-usage[?shop=demo.myshopify.com]
+
+Embedded admin, logged in (each link signs a fresh session; ?shop=<a seeded shop> for another):
+${ADMIN_PAGES.map((page) => `  ${page.padEnd(13)} ${url}/__sandbox/admin${page}`).join("\n")}
+
+Request log: ${sandboxLogFile() ?? "this terminal (SANDBOX_LOG=-)"}${sandboxLogFile() ? "  (tail -f it; SANDBOX_LOG=- prints it here)" : ""}
 `);
-  // The signing command builds URLs for the default port unless told otherwise.
-  const sign = `${port === 3000 ? "" : `PORT=${port} `}npm run -s sign --`;
+  // `npm run sign` finds this sandbox's port itself (the sandbox started last).
+  const sign = "npm run -s sign --";
   console.log(`Proxy signatures go stale after 90 s; sign a fresh URL for a customer and call it:
   curl "$(${sign} '/proxy/api/list?context=wishlist' --customer 1001)"
   curl -X POST -H 'Content-Type: application/json' \\

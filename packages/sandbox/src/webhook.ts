@@ -11,6 +11,7 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { applySandboxDefaults } from "./config";
+import { flowTriggerHandles } from "./flow-triggers";
 
 applySandboxDefaults();
 const { values } = parseArgs({
@@ -28,7 +29,7 @@ const { values } = parseArgs({
 });
 const sign = (body: string) => createHmac("sha256", process.env.SHOPIFY_API_SECRET!).update(body).digest("base64");
 if (values.flow === "on" || values.flow === "off") {
-  for (const handle of ["item-saved", "saved-item-price-dropped", "saved-item-back-in-stock"]) {
+  for (const handle of flowTriggerHandles()) {
     const body = JSON.stringify({
       flow_trigger_definition_id: handle,
       has_enabled_flow: values.flow === "on",
