@@ -266,6 +266,8 @@ export type SavedItemsReadListsQueryVariables = AdminTypes.Exact<{
   query: AdminTypes.Scalars['String']['input'];
   first: AdminTypes.Scalars['Int']['input'];
   after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+  directory: AdminTypes.MetaobjectHandleInput;
+  withDirectory: AdminTypes.Scalars['Boolean']['input'];
 }>;
 
 
@@ -275,7 +277,7 @@ export type SavedItemsReadListsQuery = { metaobjects: { edges: Array<(
         Pick<AdminTypes.Metaobject, 'id' | 'createdAt' | 'updatedAt'>
         & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
       ) }
-    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> }, directory?: AdminTypes.Maybe<{ lists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }> };
 
 export type SavedItemsRetainedListFragment = (
   Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
@@ -390,7 +392,7 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id handle fields { key value } }\n  }": {return: SavedItemsShareReadListQuery, variables: SavedItemsShareReadListQueryVariables},
   "#graphql\n  query SavedItemsFindShared($type: String!, $query: String!) {\n    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }\n  }": {return: SavedItemsFindSharedQuery, variables: SavedItemsFindSharedQueryVariables},
   "#graphql\n  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }\n    directory: metaobjectByHandle(handle: $directory) {\n      namedLists: field(key: \"named_lists\") { value }\n      lists: field(key: \"lists\") { value }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadNamedListQuery, variables: SavedItemsReadNamedListQueryVariables},
-  "#graphql\n  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: \"id\", reverse: true) {\n      edges { cursor node { ...SavedItemsNamedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListsQuery, variables: SavedItemsReadListsQueryVariables},
+  "#graphql\n  query SavedItemsReadLists(\n    $type: String!\n    $query: String!\n    $first: Int!\n    $after: String\n    $directory: MetaobjectHandleInput!\n    $withDirectory: Boolean!\n  ) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: \"id\", reverse: true) {\n      edges { cursor node { ...SavedItemsNamedList } }\n      pageInfo { hasNextPage }\n    }\n    directory: metaobjectByHandle(handle: $directory) @include(if: $withDirectory) {\n      lists: field(key: \"lists\") { value }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListsQuery, variables: SavedItemsReadListsQueryVariables},
   "#graphql\n  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, first: $first, after: $after, sortKey: \"id\") {\n      edges { cursor node { ...SavedItemsRetainedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionPageQuery, variables: SavedItemsRetentionPageQueryVariables},
   "#graphql\n  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }\n    directory: metaobjectByHandle(handle: $directory) { lists: field(key: \"lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionListQuery, variables: SavedItemsRetentionListQueryVariables},
   "#graphql\n  query SavedItemsExistingProducts($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n    }\n  }": {return: SavedItemsExistingProductsQuery, variables: SavedItemsExistingProductsQueryVariables},

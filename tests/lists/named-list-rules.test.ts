@@ -5,6 +5,8 @@ import {
   assertListExists,
   decideCreateList,
   directoryWithout,
+  listsSearchMissed,
+  searchResultsShown,
   storedStrings,
 } from "~/services/saved-items/named-lists";
 
@@ -133,5 +135,23 @@ describe("rename and delete", () => {
     expect(storedStrings(undefined)).toEqual([]);
     expect(storedStrings({ a: 1 })).toEqual([]);
     expect(storedStrings(["a", 1, null, "b"])).toEqual(["a", "b"]);
+  });
+});
+
+describe("lists beside a lagging search", () => {
+  test("a last page misses every list the directory names that it does not hold", () => {
+    expect(listsSearchMissed(["new", "b", "old", "a"], new Set(["a", "b"]), false)).toEqual(["new", "old"]);
+  });
+
+  test("a page with more after it can miss only lists stored after the newest it holds", () => {
+    expect(listsSearchMissed(["new", "newer", "b", "older"], new Set(["b"]), true)).toEqual(["new", "newer"]);
+    expect(listsSearchMissed(["new", "b"], new Set(), true)).toEqual(["new", "b"]);
+  });
+
+  test("the first page keeps what fits of the search page, and always one of it", () => {
+    expect(searchResultsShown(0, 20, 20)).toBe(20);
+    expect(searchResultsShown(2, 20, 20)).toBe(18);
+    expect(searchResultsShown(5, 3, 2)).toBe(1);
+    expect(searchResultsShown(1, 0, 20)).toBe(0);
   });
 });

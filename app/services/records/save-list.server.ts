@@ -1,6 +1,7 @@
 import {
   platformRefusal,
   runAdminGraphql,
+  runComposedAdminGraphql,
   type AdminGraphqlClient,
   type AdminGraphqlOptions,
 } from "~/platform/admin-graphql.server";
@@ -121,10 +122,20 @@ const WRITE_NAMED_LIST = `#graphql
   ${NAMED_LIST_FRAGMENT}` as const;
 
 const READ_LISTS = `#graphql
-  query SavedItemsReadLists($type: String!, $query: String!, $first: Int!, $after: String) {
+  query SavedItemsReadLists(
+    $type: String!
+    $query: String!
+    $first: Int!
+    $after: String
+    $directory: MetaobjectHandleInput!
+    $withDirectory: Boolean!
+  ) {
     metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: "id", reverse: true) {
       edges { cursor node { ...SavedItemsNamedList } }
       pageInfo { hasNextPage }
+    }
+    directory: metaobjectByHandle(handle: $directory) @include(if: $withDirectory) {
+      lists: field(key: "lists") { value }
     }
   }
   ${NAMED_LIST_FRAGMENT}` as const;
@@ -186,20 +197,47 @@ export async function writeNamedListRecords(
   return { list: data.list, directory: data.directory };
 }
 
-/** One page of a customer's lists from search, newest first (search may lag behind writes). */
+/**
+ * One page of a customer's lists from search, newest first (search may lag behind writes), and,
+ * when a directory handle is given, in the same request, the lists that directory names (by
+ * handle: current).
+ */
 export async function searchCustomerLists(
   admin: AdminGraphqlClient,
   customerGid: string,
-  first: number,
-  after: string | null,
+  page: { first: number; after: string | null; directoryHandle?: string },
 ) {
   const data = await runAdminGraphql(admin, READ_LISTS, {
     type: SAVE_LIST_TYPE,
     query: `fields.customer_id:"${customerGid}"`,
-    first,
-    after,
+    first: page.first,
+    after: page.after,
+    directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: page.directoryHandle ?? "" },
+    withDirectory: page.directoryHandle !== undefined,
   });
-  return data.metaobjects;
+  return {
+    ...data.metaobjects,
+    directoryLists:
+      page.directoryHandle === undefined ? null : storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
+  };
+}
+
+/** Lists by handle (current), in one request; a handle without a record is left out. */
+export async function readNamedListsByHandle(
+  admin: AdminGraphqlClient,
+  handles: readonly string[],
+): Promise<NamedListNode[]> {
+  const query = `
+    query SavedItemsReadNamedLists(${handles.map((_, index) => `$l${index}: MetaobjectHandleInput!`).join(", ")}) {
+      ${handles.map((_, index) => `l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsNamedList }`).join("\n      ")}
+    }
+    ${NAMED_LIST_FRAGMENT}`;
+  const data = await runComposedAdminGraphql<{ [list: `l${number}`]: NamedListNode | null }>(
+    admin,
+    query,
+    Object.fromEntries(handles.map((handle, index) => [`l${index}`, { type: SAVE_LIST_TYPE, handle }])),
+  );
+  return handles.flatMap((_, index) => data[`l${index}`] ?? []);
 }
 
 // Retention (docs/decisions/0017-bounded-storage.md): lists read a page at a time, each then read,

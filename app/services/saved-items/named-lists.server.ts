@@ -35,11 +35,20 @@ import {
 import { readItemRecords, type SaveItemRecord } from "~/services/records/metaobject-store.server";
 import {
   readNamedListRecords,
+  readNamedListsByHandle,
   searchCustomerLists,
   writeNamedListRecords,
   type NamedListNode,
 } from "~/services/records/save-list.server";
-import { assertListExists, decideCreateList, directoryWithout, storedStrings, type ListDirectory } from "./named-lists";
+import {
+  assertListExists,
+  decideCreateList,
+  directoryWithout,
+  listsSearchMissed,
+  searchResultsShown,
+  storedStrings,
+  type ListDirectory,
+} from "./named-lists";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -122,17 +131,37 @@ async function writeNamedList(
   return list;
 }
 
-/** lists: the caller's lists that are not deleted, newest first, a page of the platform's search at a time. */
+/**
+ * lists: the caller's lists that are not deleted, newest first, a page of the platform's search at
+ * a time. Search lags writes, so the first page also reads the customer's directory (by handle, in
+ * the same request), which every write that makes a list names it in: a list it names that search
+ * has not caught up with is read by handle (a second request, only then) and shown first.
+ */
 export async function listLists(caller: Caller, input: ListsQuery): Promise<ListsResult> {
   const binding = listDirectoryHandle(caller.customerGid);
   const position = input.cursor === undefined ? undefined : decodeListCursor(input.cursor, binding);
   if (position?.kind === "state") throw new ServiceError("VALIDATION_ERROR", "cursor: not a cursor of lists");
-  const { edges, pageInfo } = await searchCustomerLists(
-    caller.admin,
-    caller.customerGid,
-    input.limit,
-    position?.cursor ?? null,
-  );
+  const page = await searchCustomerLists(caller.admin, caller.customerGid, {
+    first: input.limit,
+    after: position?.cursor ?? null,
+    // Lists search misses are the newest, so they belong on the first page only.
+    ...(position ? {} : { directoryHandle: binding }),
+  });
+  const found = new Set(page.edges.map((edge) => fieldValue(edge.node.fields, SAVE_LIST_FIELDS.context) ?? ""));
+  const missing = listsSearchMissed(page.directoryLists ?? [], found, page.pageInfo.hasNextPage);
+  const missed = (
+    missing.length === 0
+      ? []
+      : await readNamedListsByHandle(
+          caller.admin,
+          missing.map((context) => listHandle(caller.customerGid, context)),
+        )
+  )
+    .map((node) => toStoredList(node)!)
+    .filter((list) => !list.deleted)
+    .sort((a, b) => metaobjectNumber(b.node.id) - metaobjectNumber(a.node.id));
+  const shown = searchResultsShown(missed.length, page.edges.length, input.limit);
+  const edges = page.edges.slice(0, shown);
   // Search may match on values a list no longer has; its fields are current, so they decide.
   const current = edges
     .map((edge) => toStoredList(edge.node)!)
@@ -141,13 +170,16 @@ export async function listLists(caller: Caller, input: ListsQuery): Promise<List
     );
   const lastCursor = edges.at(-1)?.cursor;
   return {
-    lists: await Promise.all(current.map((list) => toSavedList(caller, list))),
+    lists: await Promise.all([...missed, ...current].map((list) => toSavedList(caller, list))),
     pageInfo: {
-      hasNextPage: pageInfo.hasNextPage,
+      hasNextPage: page.pageInfo.hasNextPage || shown < page.edges.length,
       endCursor: lastCursor === undefined ? null : encodeListCursor(binding, { kind: "platform", cursor: lastCursor }),
     },
   };
 }
+
+/** A metaobject's number, from its GID: the order of its creation, which search's sort by id follows. */
+const metaobjectNumber = (gid: string) => Number(gid.slice(gid.lastIndexOf("/") + 1));
 
 /** A key for a list made without one: random, so it never meets a list the customer has. */
 export function newListContext(): string {

@@ -76,3 +76,29 @@ export function directoryWithout(directory: ListDirectory, context: string): Pic
 export function storedStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
 }
+
+/**
+ * lists: the lists the customer's directory names (every list stored, newest stored first, 0017)
+ * that the first page of search may have missed because they were written in the last moments
+ * (search lags writes; 0011). A page that ends the search holds every list search has, so it
+ * misses each it does not hold; a page with more after it holds the newest lists search has, so
+ * only those the directory names before the first it holds can be newer than all of them.
+ */
+export function listsSearchMissed(
+  directoryLists: readonly string[],
+  found: ReadonlySet<string>,
+  hasNextPage: boolean,
+): string[] {
+  const first = directoryLists.findIndex((context) => found.has(context));
+  const newer = hasNextPage && first >= 0 ? directoryLists.slice(0, first) : directoryLists;
+  return newer.filter((context) => !found.has(context));
+}
+
+/**
+ * How many of the first search page's results the first page of lists shows after the `missed`
+ * lists search did not have yet (newer than any it has, so first): what fits in `limit`, and at
+ * least one, so the next page starts after a search result and misses none.
+ */
+export function searchResultsShown(missed: number, found: number, limit: number): number {
+  return Math.min(found, Math.max(1, limit - missed));
+}
