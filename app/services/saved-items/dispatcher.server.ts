@@ -5,7 +5,11 @@ import { requireInstalledShopPlan } from "~/services/installs/shop-state.server"
 import { countBudgetUnits } from "~/lib/metrics.server";
 import { annotateRequest, payingPlatformPoints } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
-import { assertCustomerWithinRate, customerPlatformPoints } from "~/services/usage/rate-limits.server";
+import {
+  assertCustomerWithinRate,
+  assertStaffWithinRate,
+  customerPlatformPoints,
+} from "~/services/usage/rate-limits.server";
 import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
@@ -18,8 +22,8 @@ import type { OperationInput, OperationName, OperationOutput } from "./operation
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
 /**
- * The one entry point behind every channel: the customer's rate, the plan and channel gates, the
- * monthly budget, then the operation itself, paying the platform with the customer's points.
+ * The one entry point behind every channel: the customer's rate (and the staff member's, at the
+ * point of sale), the plan and channel gates, the monthly budget, then the operation itself, paying the platform with the customer's points.
  * Inputs arrive already validated at the edge. What a retry can fix (RATE_LIMITED,
  * PLATFORM_UPSTREAM_ERROR, INTERNAL_ERROR, or a batch none of whose operations succeeded for such
  * a reason) is given back to the budget, and so is a share token that opens no list; the platform
@@ -32,13 +36,14 @@ export async function dispatchSavedItems<Op extends OperationName>(
   input: OperationInput<Op>,
 ): Promise<OperationOutput[Op]> {
   annotateRequest({ shop: caller.shop, channel: caller.channel, operation });
+  if (caller.staff) await assertStaffWithinRate(caller.shop, caller.staff);
   await assertCustomerWithinRate(caller.shop, caller.customerGid);
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
   if (["save", "toggle", "remove", "batch", "create-list", "rename-list", "delete-list"].includes(operation))
     await assertNotBeingRedacted(caller.shop, caller.customerGid);
-  const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid);
+  const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid, caller.staff);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
   try {

@@ -27,6 +27,23 @@ export async function assertSharedPageViewerWithinRate(shop: string, viewerAddre
   await assertWithinRate(key, SHARED_PAGE_VIEWER_RATE, "Too many shared lists opened from this address");
 }
 
+/**
+ * One staff member's point-of-sale reads on one shop, whichever customers they name
+ * (docs/rate-limits.md, "Point of sale"): a burst of 20 and one every 5 s after that. At a busy
+ * counter a staff member opens a customer's list a few times per customer, about one customer a
+ * minute; a token looping over customer ids is stopped after 20.
+ */
+export const STAFF_OPERATION_RATE = { capacity: 20, refillPerSecond: 0.2 } as const;
+
+/** RATE_LIMITED, with Retry-After, when the staff member is over their rate. */
+export async function assertStaffWithinRate(shop: string, staff: string): Promise<void> {
+  await assertWithinRate(
+    `rate:staff:${shop}:${staff}`,
+    STAFF_OPERATION_RATE,
+    "Too many requests from this staff member",
+  );
+}
+
 /** RATE_LIMITED, with Retry-After, when the customer is over their rate. */
 export async function assertCustomerWithinRate(shop: string, customerGid: string): Promise<void> {
   await assertWithinRate(
