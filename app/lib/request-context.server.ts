@@ -17,6 +17,8 @@ export interface RequestLogFields {
 interface RequestScope {
   log: RequestLogFields;
   memo: Map<string, Promise<unknown>>;
+  /** Who pays the platform points of what runs in this scope (payingPlatformPoints). */
+  payer?: PlatformPointsPayer;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -42,6 +44,34 @@ export function annotateRequest(fields: RequestLogFields): void {
       (log as Record<string, unknown>)[key] = fields[key];
     }
   }
+}
+
+/** Who a request's platform attempts are made for: asked before each attempt, told what each answer spent. */
+export interface PlatformPointsPayer {
+  /** Throws (RATE_LIMITED) to stop an attempt before it is sent. */
+  beforeAttempt(): Promise<void>;
+  spent(points: number): void;
+}
+
+/**
+ * Runs fn with `payer` asked before every platform attempt within it and told the points of every
+ * answer, retries included: what a caller's request spends of the shop's bucket is the caller's,
+ * whatever its outcome.
+ */
+export function payingPlatformPoints<T>(payer: PlatformPointsPayer, fn: () => Promise<T>): Promise<T> {
+  const outer = scopes.getStore();
+  return scopes.run({ log: outer?.log ?? {}, memo: outer?.memo ?? new Map(), payer }, fn);
+}
+
+/** Before a platform attempt: the scope's payer may refuse it. */
+export async function beforePlatformAttempt(): Promise<void> {
+  await scopes.getStore()?.payer?.beforeAttempt();
+}
+
+/** One platform answer and the points it spent: into the access log, and charged to the scope's payer. */
+export function recordPlatformAnswer(points: number): void {
+  annotateRequest({ platformRequests: 1, platformPoints: points });
+  scopes.getStore()?.payer?.spent(points);
 }
 
 /** The value of `produce` computed once per request (every call when there is no request scope). */

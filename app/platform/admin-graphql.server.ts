@@ -2,7 +2,8 @@ import { GraphqlQueryError, HttpRequestError, HttpResponseError } from "@shopify
 import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { countPlatformPoints, countPlatformThrottled } from "~/lib/metrics.server";
-import { annotateRequest, currentOperation } from "~/lib/request-context.server";
+import { clock } from "~/lib/clock";
+import { beforePlatformAttempt, currentOperation, recordPlatformAnswer } from "~/lib/request-context.server";
 import { ADMIN_API_VERSION } from "./api-versions";
 import { renewRejectedToken, requireOfflineSession } from "./offline-sessions.server";
 import { observeBucket } from "./shop-buckets.server";
@@ -61,8 +62,6 @@ interface GraphqlBody<Data> {
 // never hangs on the platform's bucket for longer than a shopper would tolerate.
 const MAX_THROTTLE_RETRIES = 2;
 const MAX_THROTTLE_WAIT_MS = 2_000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The shop's Admin API client for work that arrives without a merchant (proxy and direct
@@ -157,6 +156,7 @@ async function sendAdminGraphql<Data>(
   for (let attempt = 0; ; attempt++) {
     // A write under a lock confirms the lock before every attempt, including those sent after a throttle wait.
     await options.beforeEachAttempt?.();
+    await beforePlatformAttempt();
     const outcome = await attemptAdminGraphql<Data>(admin, query, variables, options.onCost);
     if ("data" in outcome) return outcome.data;
     if (attempt >= MAX_THROTTLE_RETRIES) {
@@ -164,7 +164,7 @@ async function sendAdminGraphql<Data>(
         retryAfterSeconds: Math.ceil(outcome.throttledForMs / 1000),
       });
     }
-    await sleep(Math.min(outcome.throttledForMs, MAX_THROTTLE_WAIT_MS));
+    await clock.sleep(Math.min(outcome.throttledForMs, MAX_THROTTLE_WAIT_MS));
   }
 }
 
@@ -202,7 +202,8 @@ async function attemptAdminGraphql<Data>(
     throw toServiceError(error);
   }
   const cost = body.extensions?.cost;
-  annotateRequest({ platformRequests: 1, platformPoints: cost?.actualQueryCost ?? 0 });
+  // A throttled answer's actualQueryCost is null: it spent nothing (shopify.dev/docs/api/usage/limits).
+  recordPlatformAnswer(cost?.actualQueryCost ?? 0);
   countPlatformPoints(currentOperation(), cost?.actualQueryCost ?? 0);
   const reported = platformCost(cost);
   if (reported && admin.shop) observeBucket(admin.shop, reported.throttleStatus);

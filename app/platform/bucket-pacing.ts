@@ -16,6 +16,12 @@
  */
 export const BACKGROUND_RESERVE_SHARE = 0.9;
 
+/**
+ * A shop's bucket before any of its answers said what it is: the Standard plan's, the smallest
+ * (2,000 points, restored at 100 a second; shopify.dev/docs/api/usage/limits).
+ */
+export const STANDARD_BUCKET = { maximumAvailable: 2_000, restoreRate: 100 } as const;
+
 /** The platform's `extensions.cost.throttleStatus`, and when it was read. */
 export interface BucketObservation {
   maximumAvailable: number;

@@ -109,6 +109,18 @@ export function describeCoordinatorContract(name: string, create: () => Coordina
       expect(await coordinator.takeTokens(key, rule, 2)).toEqual({ allowed: true });
     });
 
+    test("a spend takes its cost past zero: the debt refills before a take of nothing is allowed", async () => {
+      const key = fresh();
+      const rule = { capacity: 4, refillPerSecond: 2 };
+      await coordinator.spendTokens(key, rule, 10);
+      const refused = await coordinator.takeTokens(key, rule, 0);
+      expect(refused).toMatchObject({ allowed: false });
+      // Six tokens owed at two a second, less the time the calls took.
+      expect((refused as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(2500);
+      expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(3000);
+      expect(await coordinator.takeTokens(fresh(), rule, 0)).toEqual({ allowed: true });
+    });
+
     test("a bucket refills over time, and buckets are per key", async () => {
       const key = fresh();
       const rule = { capacity: 2, refillPerSecond: 2 };

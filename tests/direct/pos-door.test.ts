@@ -1,7 +1,16 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
+import db from "~/db.server";
+import { clock } from "~/lib/clock";
 import { runInRequestScope, type RequestLogFields } from "~/lib/request-context.server";
 import { PLAN_KEYS, PLANS, type PlanKey } from "~/services/plans";
-import { monthlyUsage } from "~/services/usage/monthly-budget.server";
+import {
+  monthlyUsage,
+  releaseUsageLeases,
+  staffShare,
+  staffUsageKey,
+  usagePeriod,
+} from "~/services/usage/monthly-budget.server";
+import { STAFF_OPERATION_RATE } from "~/services/usage/rate-limits.server";
 import { clearProcessCaches } from "~/lib/process-caches.server";
 import { TEST_ENV } from "../setup/test-env";
 import { callProxy, DEMO_SHOP, sendToApp, setMonthlyUsage } from "../support/app";
@@ -182,5 +191,53 @@ describe("GET /api/pos/list: the point-of-sale front door", () => {
     expect(pos.requests).toBe(proxy.requests);
     // The proxy's first read also fills the storefront's other list (decision 0015); POS reads one.
     expect(pos.points).toBeLessThan(proxy.points);
+  });
+});
+
+describe("each staff member's own rate and share (issue #31, A8)", () => {
+  const OTHER_STAFF = "4343";
+  const madeUpCustomer = (index: number) => ({ customerId: `gid://shopify/Customer/${880_000 + index}` });
+  const aStaffToken = (staffUserId: string) =>
+    posSessionToken({
+      shop: DEMO_SHOP,
+      apiKey: TEST_ENV.SHOPIFY_API_KEY,
+      apiSecret: TEST_ENV.SHOPIFY_API_SECRET,
+      staffUserId,
+    });
+
+  test("one staff token reading made-up customers is refused 429 with Retry-After after its burst; another staff member is served", async () => {
+    await givenDirectShop({ plan: "pro" });
+    // The app's time stands still: nothing refills while the loop runs.
+    vi.spyOn(clock, "now").mockReturnValue(clock.now());
+    const token = await aStaffToken(STAFF_USER);
+    const statuses: number[] = [];
+    for (let index = 0; index < STAFF_OPERATION_RATE.capacity; index++) {
+      statuses.push((await posList(token, madeUpCustomer(index))).status);
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await posList(token, madeUpCustomer(STAFF_OPERATION_RATE.capacity));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
+    expect(Number(refused.headers.get("Retry-After"))).toBe(1 / STAFF_OPERATION_RATE.refillPerSecond);
+    expect((await posList(await aStaffToken(OTHER_STAFF), madeUpCustomer(0))).status).toBe(200);
+  });
+
+  test("a staff member's reads of the month stop at their share of the budget; another staff member and the shop's shoppers are served", async () => {
+    await givenDirectShop({ plan: "pro" });
+    await releaseUsageLeases();
+    await db.customerUsage.create({
+      data: {
+        shopDomain: DEMO_SHOP,
+        customerGid: staffUsageKey(STAFF_USER),
+        period: usagePeriod(clock.now()),
+        count: staffShare(PLANS.pro),
+      },
+    });
+    const refused = await posList(await aStaffToken(STAFF_USER), madeUpCustomer(1));
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED" });
+    expect(refused.body.error.message).toMatch(/staff member/);
+    expect((await posList(await aStaffToken(OTHER_STAFF), madeUpCustomer(1))).status).toBe(200);
+    expect((await callProxy("/proxy/api/list", { query: { context: "wishlist" } })).status).toBe(200);
   });
 });

@@ -4,10 +4,11 @@ import { describe, expect, test } from "vitest";
 import { PLATFORM_TIMEOUT_MS } from "~/platform/platform-fetch.server";
 import { MAX_WRITES_PER_MUTATION } from "~/services/records/metaobject-store.server";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";
+import { callerPointsRule } from "~/services/usage/platform-points";
 import { callProxy, givenShop } from "../support/app";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { controlTimeouts } from "../support/time";
+import { advanceTime, controlTimeouts } from "../support/time";
 
 describe("a platform that hangs", () => {
   test("an operation answers PLATFORM_UPSTREAM_ERROR (retryable) within the timeout, and costs the budget nothing", async () => {
@@ -54,7 +55,10 @@ describe("a platform that hangs", () => {
     operations.forEach((operation, index) =>
       expect(saved.has(operation.entityGid), operation.entityGid).toBe(index < firstRequestItems),
     );
-    // The failed ones can be retried: their state is read again and they are saved.
+    // The failed ones can be retried, once the customer has paid off the platform points the batch
+    // spent beyond their share: their state is read again and they are saved.
+    const { capacity, refillPerSecond } = callerPointsRule();
+    advanceTime(((emulator.usage("demo.myshopify.com").actualPoints - capacity) / refillPerSecond) * 1000);
     emulator.clearRequests();
     const retry = await callProxy("/proxy/api/batch", { body: { operations: operations.slice(firstRequestItems) } });
     expect(retry.body.data).toMatchObject({ succeeded: 50 - firstRequestItems, failed: 0 });

@@ -9,6 +9,7 @@ import {
   publishPlan,
   SAVED_BY_FLOOR,
   SAVED_BY_MAX_DELAY_MS,
+  countableNow,
   type DirtyProduct,
 } from "~/services/saved-by/flush-plan";
 
@@ -24,6 +25,7 @@ function dirty(id: number, overrides: Partial<DirtyProduct> = {}): DirtyProduct 
     pendingSaves: 1,
     published: null,
     bound: SAVED_BY_FLOOR,
+    countedAt: null,
     ...overrides,
   };
 }
@@ -160,5 +162,31 @@ describe("dueAgainAt: a mark the search may not have seen", () => {
     const due = dueAgainAt(mark, NOW, 60_000)!;
     // Due means dirtySince + the maximum delay has passed: that is the mark + the lag.
     expect(due.getTime() + SAVED_BY_MAX_DELAY_MS).toBe(mark.getTime() + 60_000);
+  });
+});
+
+describe("countableNow: one count of a product per window, however often it is toggled", () => {
+  test("a product counted within the maximum delay is left out, even when its marks would pay for a flush", () => {
+    const toggled = dirty(1, { pendingSaves: 1_000, bound: 500, countedAt: ago(SAVED_BY_MAX_DELAY_MS - 1) });
+    expect(countableNow(toggled, NOW, costs.searchLagMs)).toBe(false);
+    expect(planFlush([toggled], NOW, costs)).toEqual([]);
+  });
+
+  test("once the window since its last count has passed, its coalesced marks are counted together", () => {
+    const toggled = dirty(1, { pendingSaves: 1_000, bound: 500, countedAt: ago(SAVED_BY_MAX_DELAY_MS) });
+    expect(planFlush([toggled], NOW, costs)).toEqual([toggled]);
+  });
+
+  test("a product that needs no count, or was never counted, is not held back", () => {
+    const small = dirty(1, { bound: 1, countedAt: ago(1_000) });
+    const fresh = dirty(2, { pendingSaves: 100 });
+    expect(countableNow(small, NOW, costs.searchLagMs)).toBe(true);
+    expect(countableNow(fresh, NOW, costs.searchLagMs)).toBe(true);
+  });
+
+  test("the window follows the search lag when it is longer", () => {
+    const lag = SAVED_BY_MAX_DELAY_MS * 2;
+    const toggled = dirty(1, { pendingSaves: 1_000, bound: 500, countedAt: ago(SAVED_BY_MAX_DELAY_MS + 1) });
+    expect(countableNow(toggled, NOW, lag)).toBe(false);
   });
 });

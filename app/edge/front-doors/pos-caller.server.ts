@@ -25,7 +25,8 @@ export async function requirePosCaller(request: Request, context: AppLoadContext
   const claims = await verifyExtensionSessionToken(request, "api.session.getSessionToken()");
   const shop = adminIssuedShopOf(claims);
   if (!shop) throw new ServiceError("INVALID_TOKEN", "The session token was not issued by the shop's admin");
-  annotateRequest({ staff: staffUserOf(claims.sub) });
+  const staff = staffUserOf(claims.sub);
+  annotateRequest({ staff });
   const customerGid = requestUrl(request, context).searchParams.get(POS_CUSTOMER_PARAMETER)?.trim();
   if (!customerGid) {
     throw new ServiceError("CUSTOMER_REQUIRED", `Name the customer chosen in POS: ${POS_CUSTOMER_PARAMETER}=<GID>`);
@@ -36,7 +37,7 @@ export async function requirePosCaller(request: Request, context: AppLoadContext
       `${POS_CUSTOMER_PARAMETER}: must be a customer GID such as gid://shopify/Customer/123`,
     );
   }
-  return { shop, customerGid, channel: "point-of-sale", admin: await requireOfflineAdmin(shop) };
+  return { shop, customerGid, channel: "point-of-sale", admin: await requireOfflineAdmin(shop), staff };
 }
 
 /**

@@ -18,6 +18,12 @@ export interface Coordinator {
   /** Takes `cost` tokens from the bucket at `key` (created full), or says how long until it could. */
   takeTokens(key: string, rule: TokenBucketRule, cost?: number): Promise<TokenDecision>;
   /**
+   * Takes `cost` tokens whatever the bucket holds, for a cost known only once it was spent (the
+   * platform's points of an answer): the bucket may go below zero, a debt its refill pays off
+   * before `takeTokens` allows anything again.
+   */
+  spendTokens(key: string, rule: TokenBucketRule, cost: number): Promise<void>;
+  /**
    * The current version of `key` (0 when never bumped). Throws CoordinatorUnavailableError when
    * the shared store cannot say: the caller must then treat whatever it cached as stale.
    */

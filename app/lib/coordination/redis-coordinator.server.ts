@@ -6,6 +6,8 @@ import {
   LockUnavailableError,
   type Coordinator,
   type HeldLocks,
+  type TokenBucketRule,
+  type TokenDecision,
 } from "./coordinator.server";
 import { createKeyLocks } from "./key-lock.server";
 import { createLocalCoordinator } from "./local-coordinator.server";
@@ -200,6 +202,36 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
     };
   }
 
+  /** Both takes of a bucket: in Redis, or in this instance's own buckets while Redis is unreachable. */
+  async function takeFromBucket(
+    name: string,
+    rule: TokenBucketRule,
+    cost: number,
+    spend: boolean,
+  ): Promise<TokenDecision> {
+    try {
+      const waitMs = Number(
+        await link.run((client) =>
+          scripts.takeTokens(
+            client,
+            [key("bucket", name)],
+            [rule.capacity, rule.refillPerSecond, cost, clock.now().getTime(), spend ? "spend" : ""],
+          ),
+        ),
+      );
+      return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs: waitMs };
+    } catch {
+      const nowMs = performance.now();
+      if (nowMs - fallbackNoticeAtMs >= FALLBACK_NOTICE_INTERVAL_MS) {
+        fallbackNoticeAtMs = nowMs;
+        console.warn("[coordination] Redis unreachable: rate limits are per instance until it is back");
+      }
+      if (!spend) return fallback.takeTokens(name, rule, cost);
+      await fallback.spendTokens(name, rule, cost);
+      return { allowed: true };
+    }
+  }
+
   return {
     kind: "redis",
 
@@ -230,26 +262,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       );
     },
 
-    async takeTokens(name, rule, cost = 1) {
-      try {
-        const waitMs = Number(
-          await link.run((client) =>
-            scripts.takeTokens(
-              client,
-              [key("bucket", name)],
-              [rule.capacity, rule.refillPerSecond, cost, clock.now().getTime()],
-            ),
-          ),
-        );
-        return waitMs === 0 ? { allowed: true } : { allowed: false, retryAfterMs: waitMs };
-      } catch {
-        const nowMs = performance.now();
-        if (nowMs - fallbackNoticeAtMs >= FALLBACK_NOTICE_INTERVAL_MS) {
-          fallbackNoticeAtMs = nowMs;
-          console.warn("[coordination] Redis unreachable: rate limits are per instance until it is back");
-        }
-        return fallback.takeTokens(name, rule, cost);
-      }
+    takeTokens: (name, rule, cost = 1) => takeFromBucket(name, rule, cost, false),
+    async spendTokens(name, rule, cost) {
+      await takeFromBucket(name, rule, cost, true);
     },
 
     async readVersions(names) {

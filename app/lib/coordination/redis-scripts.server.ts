@@ -90,7 +90,8 @@ return released
 `);
 
 /**
- * KEYS: the bucket. ARGV: capacity, refill per second, cost, now (ms). The same arithmetic as the
+ * KEYS: the bucket. ARGV: capacity, refill per second, cost, now (ms), "spend" to take the cost
+ * even past zero (a debt) or "" to take it only when the bucket holds it. The same arithmetic as the
  * local coordinator, on the callers' clocks (the service's `clock`, which instances keep in step
  * with NTP; a clock behind another only refills less, never more). A bucket left full is
  * the same as none, so every bucket expires when it would have refilled. Returns 0 when the
@@ -106,7 +107,7 @@ local tokens = capacity
 if bucket[1] then
   tokens = math.min(capacity, tonumber(bucket[1]) + math.max(0, now - tonumber(bucket[2])) / 1000 * rate)
 end
-local allowed = tokens >= cost
+local allowed = ARGV[5] == 'spend' or tokens >= cost
 if allowed then tokens = tokens - cost end
 local untilFull = math.ceil((capacity - tokens) / rate * 1000)
 if untilFull > 0 then

@@ -31,6 +31,8 @@ export interface DirtyProduct {
   published: number | null;
   /** At least its distinct shoppers: the last count plus the saves marked since. */
   bound: number;
+  /** When its shoppers were last counted on the platform (null: never). */
+  countedAt: Date | null;
 }
 
 /**
@@ -61,12 +63,25 @@ export function estimatedRequests(products: readonly DirtyProduct[], itemsPerPag
 export const maxDelayMs = (searchLagMs: number) => Math.max(SAVED_BY_MAX_DELAY_MS, searchLagMs);
 
 /**
+ * Whether the product may be counted now: not within the maximum delay of its last count, however
+ * many saves and removals were marked since (they coalesce into its next count), so shoppers
+ * toggling a popular product cost the shop at most one count of it per window. A product's saves
+ * still reach its count within the delay of the last one.
+ */
+export const countableNow = (product: DirtyProduct, now: Date, searchLagMs: number) =>
+  !needsCount(product) ||
+  product.countedAt === null ||
+  product.countedAt.getTime() <= now.getTime() - maxDelayMs(searchLagMs);
+
+/**
  * The products to recount now, oldest first, or none. A shop is flushed when its marked saves pay
  * for the flush at SAVES_PER_REQUEST each, or when one product has waited the maximum delay; so a
- * busy shop pays at most one request per SAVES_PER_REQUEST saves and a quiet one waits at most the delay.
+ * busy shop pays at most one request per SAVES_PER_REQUEST saves and a quiet one waits at most the
+ * delay. A product counted within the delay waits for its window to pass (countableNow).
  */
 export function planFlush(dirty: readonly DirtyProduct[], now: Date, costs: FlushCosts): DirtyProduct[] {
-  const products = [...dirty]
+  const products = dirty
+    .filter((product) => countableNow(product, now, costs.searchLagMs))
     .sort((a, b) => a.dirtySince.getTime() - b.dirtySince.getTime() || a.productGid.localeCompare(b.productGid))
     .slice(0, PRODUCTS_PER_FLUSH);
   if (products.length === 0) return [];

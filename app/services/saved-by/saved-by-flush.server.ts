@@ -153,6 +153,7 @@ async function settle(
     published: counted === undefined ? product.published : publishedValue(counted),
     pendingSaves: { decrement: product.pendingSaves },
     bound: { increment: bound - product.bound },
+    ...(counted === undefined ? {} : { countedAt: startedAt }),
   };
   const unchanged = await prisma.savedByProduct.updateMany({
     where: { ...where, dirtyAt: product.dirtyAt },

@@ -7,6 +7,12 @@ export interface Caller {
   customerGid: string;
   channel: PlanChannel;
   admin: AdminGraphqlClient;
+  /**
+   * The staff user asking on the customer's behalf (the point-of-sale token's `sub`): any staff
+   * member may name any customer, made-up ones included, so the staff member has a rate and a
+   * share of the budget of their own too.
+   */
+  staff?: string;
 }
 
 /**

@@ -3,9 +3,13 @@ import { assertNotBeingRedacted } from "~/services/compliance/pending-redactions
 import { assertChannelEntitled, type Plan } from "~/services/plans";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { countBudgetUnits } from "~/lib/metrics.server";
-import { annotateRequest } from "~/lib/request-context.server";
+import { annotateRequest, payingPlatformPoints } from "~/lib/request-context.server";
 import { consumeMonthlyRequest } from "~/services/usage/monthly-budget.server";
-import { assertCustomerWithinRate } from "~/services/usage/rate-limits.server";
+import {
+  assertCustomerWithinRate,
+  assertStaffWithinRate,
+  customerPlatformPoints,
+} from "~/services/usage/rate-limits.server";
 import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
@@ -18,11 +22,13 @@ import type { OperationInput, OperationName, OperationOutput } from "./operation
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
 /**
- * The one entry point behind every channel: the customer's rate, the plan and channel gates, the
- * monthly budget, then the operation itself. Inputs arrive already validated at the edge. What a
- * retry can fix (RATE_LIMITED, PLATFORM_UPSTREAM_ERROR, INTERNAL_ERROR, or a batch none of whose
- * operations succeeded for such a reason) is given back to the budget: retries are free. So is a
- * share token that opens no list.
+ * The one entry point behind every channel: the customer's rate (and the staff member's, at the
+ * point of sale), the plan and channel gates, the monthly budget, then the operation itself, paying the platform with the customer's points.
+ * Inputs arrive already validated at the edge. What a retry can fix (RATE_LIMITED,
+ * PLATFORM_UPSTREAM_ERROR, INTERNAL_ERROR, or a batch none of whose operations succeeded for such
+ * a reason) is given back to the budget, and so is a share token that opens no list; the platform
+ * points its attempts spent are the customer's all the same, so failing requests cannot drain the
+ * shop's bucket for free.
  */
 export async function dispatchSavedItems<Op extends OperationName>(
   caller: Caller,
@@ -30,17 +36,20 @@ export async function dispatchSavedItems<Op extends OperationName>(
   input: OperationInput<Op>,
 ): Promise<OperationOutput[Op]> {
   annotateRequest({ shop: caller.shop, channel: caller.channel, operation });
+  if (caller.staff) await assertStaffWithinRate(caller.shop, caller.staff);
   await assertCustomerWithinRate(caller.shop, caller.customerGid);
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
   if (["save", "toggle", "remove", "batch", "create-list", "rename-list", "delete-list"].includes(operation))
     await assertNotBeingRedacted(caller.shop, caller.customerGid);
-  const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid);
+  const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid, caller.staff);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
   try {
-    output = await handler(caller, input);
+    output = await payingPlatformPoints(customerPlatformPoints(caller.shop, caller.customerGid), () =>
+      handler(caller, input),
+    );
   } catch (error) {
     if (!(error instanceof ServiceError) || error.retryable || isUnknownShareToken(operation, error)) charge.refund();
     else countBudgetUnits(plan.key);

@@ -34,7 +34,20 @@ export function customerShare(plan: Plan): number {
   return Math.max(CUSTOMER_SHARE_FLOOR, Math.floor(plan.monthlyRequests * CUSTOMER_SHARE_FRACTION));
 }
 
+/**
+ * No one staff member may use more than this fraction of the shop's monthly budget at the point of
+ * sale, whichever customers they read (docs/rate-limits.md, "Point of sale"): a quarter, 12,500
+ * reads a month on Pro, where a busy counter makes about 300 a day (150 customers, two reads each).
+ */
+export const STAFF_SHARE_FRACTION = 0.25;
+
+export function staffShare(plan: Plan): number {
+  return Math.floor(plan.monthlyRequests * STAFF_SHARE_FRACTION);
+}
+
 const customerScope = (shop: string, customerGid: string) => `${shop}\n${customerGid}`;
+/** A staff member's count lives beside the customers' under a name no customer GID can have. */
+export const staffUsageKey = (staff: string) => `pos-staff:${staff}`;
 
 /**
  * A table of monthly counts (a row per scope and period) as a quota counter. A take is one
@@ -107,36 +120,56 @@ export interface BudgetCharge {
 }
 
 /**
- * Counts one request against the shop's monthly budget and the customer's share of it, or refuses
- * it with PLAN_LIMIT_REACHED when either is used up (the customer's refusal leaves the shop's
- * budget untouched). Past the budget, a shop whose merchant chose overage is served on paid
+ * Counts one request against the shop's monthly budget, the customer's share of it and, at the
+ * point of sale, the staff member's, or refuses it with PLAN_LIMIT_REACHED when any is used up (a
+ * share's refusal leaves the shop's budget untouched). Past the budget, a shop whose merchant chose overage is served on paid
  * blocks instead (overage.server). Exact across instances: see quota-leases.
  */
-export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGid: string): Promise<BudgetCharge> {
+export async function consumeMonthlyRequest(
+  shop: string,
+  plan: Plan,
+  customerGid: string,
+  staff?: string,
+): Promise<BudgetCharge> {
   const now = clock.now();
   const period = usagePeriod(now);
-  const customer = customerScope(shop, customerGid);
   const resetsAt = () => nextPeriodStart(now).toISOString();
-  if (!(await customerLeases.spend(customer, period, customerShare(plan)))) {
-    throw new ServiceError(
-      "PLAN_LIMIT_REACHED",
-      `This customer has used their monthly share of this shop's saved-items requests (${customerShare(plan).toLocaleString("en-US")}); it resets at ${resetsAt()}`,
-    );
+  const shares = [{ scope: customerScope(shop, customerGid), limit: customerShare(plan), whose: "This customer has" }];
+  if (staff) {
+    shares.push({
+      scope: customerScope(shop, staffUsageKey(staff)),
+      limit: staffShare(plan),
+      whose: "This staff member has",
+    });
+  }
+  const taken: string[] = [];
+  const refundShares = () => {
+    for (const scope of taken) customerLeases.refund(scope, period);
+  };
+  for (const share of shares) {
+    if (!(await customerLeases.spend(share.scope, period, share.limit))) {
+      refundShares();
+      throw new ServiceError(
+        "PLAN_LIMIT_REACHED",
+        `${share.whose} used their monthly share of this shop's saved-items requests (${share.limit.toLocaleString("en-US")}); it resets at ${resetsAt()}`,
+      );
+    }
+    taken.push(share.scope);
   }
   if (!(await shopLeases.spend(shop, period, plan.monthlyRequests))) {
     const pastBudget = await admitPastBudget(shop, plan, period).catch((error: unknown) => {
-      customerLeases.refund(customer, period);
+      refundShares();
       throw error;
     });
     if (pastBudget) {
       return {
         refund() {
           refundPastBudget(shop, period);
-          customerLeases.refund(customer, period);
+          refundShares();
         },
       };
     }
-    customerLeases.refund(customer, period);
+    refundShares();
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
       `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up; it resets at ${resetsAt()}`,
@@ -145,7 +178,7 @@ export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGi
   return {
     refund() {
       shopLeases.refund(shop, period);
-      customerLeases.refund(customer, period);
+      refundShares();
     },
   };
 }

@@ -1,7 +1,10 @@
 import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
+import type { PlatformPointsPayer } from "~/lib/request-context.server";
+import { lastBucketObservation } from "~/platform/shop-buckets.server";
 import { addressKey } from "~/services/direct-access/exchange-limits.server";
+import { callerPointsRule } from "./platform-points";
 
 /**
  * One customer's operations on one shop: a burst of 30 (a page of hearts, a quick run of clicks)
@@ -24,6 +27,23 @@ export async function assertSharedPageViewerWithinRate(shop: string, viewerAddre
   await assertWithinRate(key, SHARED_PAGE_VIEWER_RATE, "Too many shared lists opened from this address");
 }
 
+/**
+ * One staff member's point-of-sale reads on one shop, whichever customers they name
+ * (docs/rate-limits.md, "Point of sale"): a burst of 20 and one every 5 s after that. At a busy
+ * counter a staff member opens a customer's list a few times per customer, about one customer a
+ * minute; a token looping over customer ids is stopped after 20.
+ */
+export const STAFF_OPERATION_RATE = { capacity: 20, refillPerSecond: 0.2 } as const;
+
+/** RATE_LIMITED, with Retry-After, when the staff member is over their rate. */
+export async function assertStaffWithinRate(shop: string, staff: string): Promise<void> {
+  await assertWithinRate(
+    `rate:staff:${shop}:${staff}`,
+    STAFF_OPERATION_RATE,
+    "Too many requests from this staff member",
+  );
+}
+
 /** RATE_LIMITED, with Retry-After, when the customer is over their rate. */
 export async function assertCustomerWithinRate(shop: string, customerGid: string): Promise<void> {
   await assertWithinRate(
@@ -33,8 +53,42 @@ export async function assertCustomerWithinRate(shop: string, customerGid: string
   );
 }
 
-async function assertWithinRate(key: string, rule: TokenBucketRule, who: string): Promise<void> {
-  const decision = await getCoordinator().takeTokens(key, rule);
+const pointsKey = (shop: string, customerGid: string) => `points:${shop}:${customerGid}`;
+
+/**
+ * What one request of the customer pays the shop's bucket with (payingPlatformPoints): its first
+ * platform attempt is refused, RATE_LIMITED with Retry-After, while the customer owes points (what
+ * their requests spent beyond their share, callerPointsRule, until its refill pays it off), and
+ * every answer's points are charged to them, whatever the request's outcome. A request let through
+ * runs to its end, so a batch is never cut in two by its own cost; one that waited for the
+ * customer's list behind another of theirs is checked after it, when that one's points are known.
+ */
+export function customerPlatformPoints(shop: string, customerGid: string): PlatformPointsPayer {
+  let checked = false;
+  return {
+    async beforeAttempt() {
+      if (checked) return;
+      checked = true;
+      await assertWithinRate(
+        pointsKey(shop, customerGid),
+        callerPointsRule(lastBucketObservation(shop)),
+        "This customer's requests have used their share of the shop's platform capacity",
+        0,
+      );
+    },
+    spent(points) {
+      if (points <= 0) return;
+      void getCoordinator().spendTokens(
+        pointsKey(shop, customerGid),
+        callerPointsRule(lastBucketObservation(shop)),
+        points,
+      );
+    },
+  };
+}
+
+async function assertWithinRate(key: string, rule: TokenBucketRule, who: string, cost = 1): Promise<void> {
+  const decision = await getCoordinator().takeTokens(key, rule, cost);
   if (!decision.allowed) {
     throw new ServiceError("RATE_LIMITED", `${who}; slow down and retry shortly`, {
       retryAfterSeconds: decision.retryAfterMs / 1000,

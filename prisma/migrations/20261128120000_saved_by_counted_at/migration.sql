@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "SavedByProduct" ADD COLUMN     "countedAt" TIMESTAMP(3);
