@@ -9,11 +9,12 @@ import {
 
 const NOW = new Date("2026-11-20T10:00:00Z");
 const SHOP = "a.myshopify.com";
+const INSTALLED = new Date("2026-11-01T08:00:00Z");
 const on = { enabled: true, capCents: 500 };
 const sent = (block: number, priceCents = 200): BlockRecord => ({
   block,
   priceCents,
-  idempotencyKey: overageIdempotencyKey(SHOP, "2026-11", block),
+  idempotencyKey: overageIdempotencyKey(SHOP, INSTALLED, "2026-11", block),
   attemptedAt: NOW,
   sentAt: NOW,
 });
@@ -22,11 +23,19 @@ const decide = (
   choice: typeof on | null = on,
   now = NOW,
   priceCents: number | undefined = 200,
-) => nextBlock({ shop: SHOP, period: "2026-11", priceCents, choice, blocks, now });
+) => nextBlock({ shop: SHOP, installedAt: INSTALLED, period: "2026-11", priceCents, choice, blocks, now });
 
 describe("overage decisions", () => {
   test("a block may begin only on a plan with a price, with overage on, while the month stays within the cap", () => {
-    const free = nextBlock({ shop: SHOP, period: "2026-11", priceCents: undefined, choice: on, blocks: [], now: NOW });
+    const free = nextBlock({
+      shop: SHOP,
+      installedAt: INSTALLED,
+      period: "2026-11",
+      priceCents: undefined,
+      choice: on,
+      blocks: [],
+      now: NOW,
+    });
     expect(free).toEqual({ kind: "refuse", reason: "off" });
     expect(decide([], null)).toEqual({ kind: "refuse", reason: "off" });
     expect(decide([], { ...on, enabled: false })).toEqual({ kind: "refuse", reason: "off" });
@@ -34,7 +43,7 @@ describe("overage decisions", () => {
       kind: "send",
       block: 2,
       priceCents: 200,
-      idempotencyKey: overageIdempotencyKey(SHOP, "2026-11", 2),
+      idempotencyKey: overageIdempotencyKey(SHOP, INSTALLED, "2026-11", 2),
       begin: true,
     });
     // $5: two $2 blocks fit, a third would pass the cap; a plan change's cheaper block still fits.
@@ -56,18 +65,22 @@ describe("overage decisions", () => {
     expect(RESEND_WINDOW_MS).toBeLessThan(24 * 60 * 60 * 1000);
   });
 
-  test("the key names shop, month and block, and fits the platform's 64 characters whatever the domain", () => {
+  test("the key names shop, install, month and block, and fits the platform's 64 characters whatever the domain", () => {
     const longShop = `${"a".repeat(60)}.myshopify.com`;
     const keys = [
-      overageIdempotencyKey(longShop, "2026-11", 999_999),
-      overageIdempotencyKey(SHOP, "2026-11", 3),
-      overageIdempotencyKey("b.myshopify.com", "2026-11", 3),
-      overageIdempotencyKey(SHOP, "2026-12", 3),
-      overageIdempotencyKey(SHOP, "2026-11", 4),
+      overageIdempotencyKey(longShop, INSTALLED, "2026-11", 999_999),
+      overageIdempotencyKey(SHOP, INSTALLED, "2026-11", 3),
+      overageIdempotencyKey("b.myshopify.com", INSTALLED, "2026-11", 3),
+      overageIdempotencyKey(SHOP, INSTALLED, "2026-12", 3),
+      overageIdempotencyKey(SHOP, INSTALLED, "2026-11", 4),
+      // The same shop reinstalled after shop/redact numbers its month's blocks from 1 again.
+      overageIdempotencyKey(SHOP, new Date("2026-11-03T08:00:00Z"), "2026-11", 3),
     ];
     for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
     expect(new Set(keys).size).toBe(keys.length);
-    expect(overageIdempotencyKey(SHOP, "2026-11", 3)).toBe(overageIdempotencyKey(SHOP, "2026-11", 3));
+    expect(overageIdempotencyKey(SHOP, INSTALLED, "2026-11", 3)).toBe(
+      overageIdempotencyKey(SHOP, new Date(INSTALLED), "2026-11", 3),
+    );
   });
 
   test("the admin banner: none below 80% of the budget, a warning from 80%, spent at 100%", () => {

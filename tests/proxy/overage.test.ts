@@ -7,7 +7,8 @@ import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
 import { overageThisMonth } from "~/services/usage/overage.server";
 import { TEST_ENV } from "../setup/test-env";
-import { loadAdmin } from "../support/admin";
+import { afterAuth } from "~/shopify.server";
+import { deliverWebhook, loadAdmin, reinstall } from "../support/admin";
 import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
@@ -54,6 +55,15 @@ async function spendBilledBlocks(shop: string) {
 const charged = (shop: string) =>
   emulator.billingCharges(shop).events.map((event) => ({ key: event.idempotencyKey, cents: event.chargedCents }));
 
+/** The key of a block of the shop's current install. */
+const keyOf = async (shop: string, period: string, block: number) =>
+  overageIdempotencyKey(
+    shop,
+    (await db.shop.findUniqueOrThrow({ where: { domain: shop } })).installedAt,
+    period,
+    block,
+  );
+
 const eventsSent = () => emulator.countRequests({ api: "app-events" });
 
 describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
@@ -66,7 +76,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
     const statuses = await requestsFromManyCustomers(60);
 
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 200 }]);
     expect(emulator.appEvents(shop)).toEqual([
       expect.objectContaining({ eventHandle: OVERAGE_METER_HANDLE, attributes: { value: 1 }, kind: "billing" }),
     ]);
@@ -75,7 +85,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
     await spendBilledBlocks(shop);
     expect((await requestsFromManyCustomers(1, 6000))[0]).toBe(200);
     const keys = charged(shop).map((charge) => charge.key);
-    expect(keys).toEqual([overageIdempotencyKey(shop, PERIOD, 1), overageIdempotencyKey(shop, PERIOD, 2)]);
+    expect(keys).toEqual([await keyOf(shop, PERIOD, 1), await keyOf(shop, PERIOD, 2)]);
     for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
   });
 
@@ -138,7 +148,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
     expect(eventsSent()).toBe(2);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 100 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 100 }]);
     expect(await overageThisMonth(shop, PERIOD)).toMatchObject({ requests: 1, blocks: 1, chargedCents: 100 });
   });
 
@@ -147,7 +157,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
     const shop = await givenShop({ plan: "scale" });
     await givenOverage(shop, 10);
     await setMonthlyUsage(shop, PLANS.scale.monthlyRequests);
-    const key = overageIdempotencyKey(shop, PERIOD, 1);
+    const key = await keyOf(shop, PERIOD, 1);
     await db.overageBlock.create({
       data: {
         shopDomain: shop,
@@ -179,18 +189,47 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
         period: "2026-10",
         block: 3,
         priceCents: 200,
-        idempotencyKey: overageIdempotencyKey(shop, "2026-10", 3),
+        idempotencyKey: await keyOf(shop, "2026-10", 3),
         attemptedAt: new Date(NOW - 2 * HOUR),
       },
     });
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 200 }]);
     expect(
       await db.overageBlock.findUnique({
         where: { shopDomain_period_block: { shopDomain: shop, period: "2026-10", block: 3 } },
       }),
     ).toMatchObject({ sentAt: null });
+  });
+});
+
+describe("overage after shop/redact and a reinstall (issue #31 B6)", () => {
+  test("the month's first block after the reinstall is billed: its key is not the redacted install's", async () => {
+    startAtNow();
+    const shop = await givenShop({ plan: "starter" });
+    await givenOverage(shop, 20);
+    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+    expect((await requestsFromManyCustomers(1))[0]).toBe(200);
+    const before = await keyOf(shop, PERIOD, 1);
+
+    await releaseUsageLeases();
+    await deliverWebhook("app/uninstalled", { shop });
+    const redacted = await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } });
+    expect(await redacted.json()).toMatchObject({ result: { redacted: true } });
+    // Within the platform's 24-hour idempotency window of block 1's first event.
+    advanceTime(2 * HOUR);
+    await reinstall(shop, afterAuth);
+    await givenOverage(shop, 20);
+    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+
+    expect((await requestsFromManyCustomers(1, 6000))[0]).toBe(200);
+    const after = await keyOf(shop, PERIOD, 1);
+    expect(after).not.toBe(before);
+    expect(charged(shop)).toEqual([
+      { key: before, cents: 200 },
+      { key: after, cents: 200 },
+    ]);
   });
 });
 
@@ -284,7 +323,7 @@ describe("two instances", () => {
 
     expect((await first).status).toBe(200);
     expect(eventsSent()).toBe(2);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 150 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 150 }]);
     await other.releaseOverageLeases();
   });
 });

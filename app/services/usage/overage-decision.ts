@@ -40,10 +40,15 @@ export const RESEND_WINDOW_MS = APP_EVENT_IDEMPOTENCY_WINDOW_MS - 60 * 60 * 1000
 /**
  * The key names the block, not the attempt: every instance and every retry that begins block n of
  * a shop's month sends the same one. Keys are the app's across every shop, so the shop is in it,
- * hashed to keep the key within the platform's 64 characters whatever the domain.
+ * and so is the install: shop/redact deletes the month's blocks, and after a reinstall the month
+ * numbers them from 1 again, which under the same key the platform would answer as a repeat and
+ * not bill. Hashed to keep the key within the platform's 64 characters whatever the domain.
  */
-export function overageIdempotencyKey(shop: string, period: string, block: number): string {
-  const shopDigest = createHash("sha256").update(shop).digest("base64url").slice(0, 22);
+export function overageIdempotencyKey(shop: string, installedAt: Date, period: string, block: number): string {
+  const shopDigest = createHash("sha256")
+    .update(`${shop}\n${installedAt.toISOString()}`)
+    .digest("base64url")
+    .slice(0, 22);
   const key = `overage:${period}:${block}:${shopDigest}`;
   if (key.length > APP_EVENT_KEY_MAX_LENGTH) throw new Error(`overage key of ${key.length} characters: ${key}`);
   return key;
@@ -56,6 +61,8 @@ export function overageIdempotencyKey(shop: string, period: string, block: numbe
  */
 export function nextBlock(input: {
   shop: string;
+  /** When the shop installed the app (Shop.installedAt, renewed by each reinstall). */
+  installedAt: Date;
   period: string;
   /** The plan's block price; undefined when it has no overage. */
   priceCents: number | undefined;
@@ -85,7 +92,7 @@ export function nextBlock(input: {
     kind: "send",
     block,
     priceCents,
-    idempotencyKey: overageIdempotencyKey(input.shop, input.period, block),
+    idempotencyKey: overageIdempotencyKey(input.shop, input.installedAt, input.period, block),
     begin: true,
   };
 }

@@ -94,7 +94,8 @@ export async function admitPastBudget(shop: string, plan: Plan, period: string):
 /** True when a block is now billed that was not when the caller found none left. */
 async function beginNextBlock(shop: string, period: string, priceCents: number): Promise<boolean> {
   const where = { shopDomain: shop, period };
-  const [choice, blocks, used] = await Promise.all([
+  const [install, choice, blocks, used] = await Promise.all([
+    prisma.shop.findUniqueOrThrow({ where: { domain: shop }, select: { installedAt: true } }),
     prisma.overageSetting.findUnique({ where: { shopDomain: shop } }),
     prisma.overageBlock.findMany({ where, orderBy: { block: "asc" } }),
     prisma.overageUsage.findUnique({ where: { shopDomain_period: where } }),
@@ -103,7 +104,7 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
   // Another instance sent a block since this one found none left: take from it.
   if ((used?.count ?? 0) < sent * OVERAGE_BLOCK_REQUESTS) return true;
   const now = clock.now();
-  const next = nextBlock({ shop, period, priceCents, choice, blocks, now });
+  const next = nextBlock({ shop, installedAt: install.installedAt, period, priceCents, choice, blocks, now });
   if (next.kind === "refuse") return false;
   if (next.kind === "settle") {
     // Sending again could charge it twice; serving it may go unpaid. The merchant is never overcharged.
