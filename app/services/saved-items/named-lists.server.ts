@@ -40,6 +40,7 @@ import {
   type NamedListNode,
 } from "~/services/records/save-list.server";
 import { assertListExists, decideCreateList, directoryWithout, storedStrings, type ListDirectory } from "./named-lists";
+import { sharedLinksChanged } from "./shared-page-cache.server";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -241,6 +242,7 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
       },
       directoryWithout(directory, context),
     );
+    await sharedLinksChanged(caller.shop);
     return { context, deleted: true, removedItems };
   });
 }
