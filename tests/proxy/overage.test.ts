@@ -64,14 +64,20 @@ const keyOf = async (shop: string, period: string, block: number) =>
     block,
   );
 
+/** A Starter shop, from NOW, whose budget is spent, with overage on and a $20 cap. */
+async function starterPastBudget() {
+  startAtNow();
+  const shop = await givenShop({ plan: "starter" });
+  await givenOverage(shop, 20);
+  await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+  return shop;
+}
+
 const eventsSent = () => emulator.countRequests({ api: "app-events" });
 
 describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
   test("a block past the budget is one billing event of the meter: its first request and the 59 after it charge once", async () => {
-    startAtNow();
-    const shop = await givenShop({ plan: "starter" });
-    await givenOverage(shop, 20);
-    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+    const shop = await starterPastBudget();
 
     const statuses = await requestsFromManyCustomers(60);
 
@@ -206,10 +212,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
 
 describe("overage after shop/redact and a reinstall (issue #31 B6)", () => {
   test("the month's first block after the reinstall is billed: its key is not the redacted install's", async () => {
-    startAtNow();
-    const shop = await givenShop({ plan: "starter" });
-    await givenOverage(shop, 20);
-    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+    const shop = await starterPastBudget();
     expect((await requestsFromManyCustomers(1))[0]).toBe(200);
     const before = await keyOf(shop, PERIOD, 1);
 
