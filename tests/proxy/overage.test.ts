@@ -5,7 +5,7 @@ import { action as plansAction, loader as plansLoader } from "~/routes/app.plans
 import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, PLANS } from "~/services/plans";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
-import { overageThisMonth } from "~/services/usage/overage.server";
+import { admitPastBudget, overageThisMonth } from "~/services/usage/overage.server";
 import { TEST_ENV } from "../setup/test-env";
 import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, loadAdmin, reinstall } from "../support/admin";
@@ -74,6 +74,36 @@ async function starterPastBudget() {
 }
 
 const eventsSent = () => emulator.countRequests({ api: "app-events" });
+
+/** The Plans page's form action, as the merchant's admin posts it. */
+async function postPlans(shop: string, fields: Record<string, string>) {
+  const request = await withAdminSession(
+    new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+    { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+    "bearer",
+  );
+  return plansAction({ request, params: {}, context: {} });
+}
+
+/** The warnings the app logged that it paused a shop's overage billing. */
+function pauseWarnings() {
+  const write = vi.spyOn(process.stdout, "write");
+  return () =>
+    write.mock.calls
+      .map(([line]) => String(line))
+      .filter((line) => line.includes('"level":"warn"') && line.includes("overage billing paused"));
+}
+
+/** Blocks begun and spent one after another, each by a new throwaway customer, five minutes apart. */
+async function billBlocksFast(shop: string, count: number, firstCustomer: number) {
+  for (let block = 0; block < count; block++) {
+    advanceTime(5 * 60 * 1000);
+    expect((await requestsFromManyCustomers(1, firstCustomer + block))[0]).toBe(200);
+    await spendBilledBlocks(shop);
+  }
+}
+
+const isSavedBy = (customerId: string) => callProxy("/proxy/api/is-saved", { customerId, query: identityQuery() });
 
 describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
   test("a block past the budget is one billing event of the meter: its first request and the 59 after it charge once", async () => {
@@ -236,16 +266,51 @@ describe("overage after shop/redact and a reinstall (issue #31 B6)", () => {
   });
 });
 
-describe("the merchant's overage choice on the plans page", () => {
-  async function postPlans(shop: string, fields: Record<string, string>) {
-    const request = await withAdminSession(
-      new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
-      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
-      "bearer",
-    );
-    return plansAction({ request, params: {}, context: {} });
-  }
+describe("the overage velocity guard (issue #31 A6)", () => {
+  test("throwaway customers billing blocks fast: billing pauses past the hour's allowance, nothing more is sent, requests get 402 saying why, and the pause is logged once", async () => {
+    const shop = await starterPastBudget();
+    const warnings = pauseWarnings();
+    // A shop with no overage history may begin VELOCITY_FLOOR_BLOCKS (2) blocks an hour.
+    await billBlocksFast(shop, 2, 7100);
+    const sent = eventsSent();
 
+    for (const customerId of ["7190", "7191", "7192"]) {
+      const refused = await isSavedBy(customerId);
+      expect(refused.status).toBe(402);
+      expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", retryable: false });
+      expect(refused.body.error.message).toMatch(/overage billing is paused for review by the merchant/);
+    }
+    // The Plans page says so, with the blocks of the hour that led to it.
+    const { paused } = (await loadAdmin(plansLoader, "/app/plans", shop)).usage.overage!;
+    expect(paused).toEqual({ since: expect.any(String), blocksInHour: 2 });
+    expect(Date.parse(paused!.since)).toBeGreaterThan(NOW + 10 * 60 * 1000);
+    // The hour passes; billing stays paused until the merchant has looked.
+    advanceTime(2 * HOUR);
+    expect((await isSavedBy("7193")).status).toBe(402);
+
+    expect(eventsSent()).toBe(sent);
+    expect(emulator.appEvents(shop)).toHaveLength(2);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(400);
+    expect(warnings()).toHaveLength(1);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ shop, blocksInHour: 2, allowance: 2 });
+  });
+
+  test("the merchant's Resume on the Plans page bills again; the guard's hour counts from the resume", async () => {
+    const shop = await starterPastBudget();
+    await billBlocksFast(shop, 2, 7200);
+    expect((await isSavedBy("7290")).status).toBe(402);
+
+    expect(await postPlans(shop, { intent: "overage-resume" })).toEqual({ ok: true });
+    expect((await loadAdmin(plansLoader, "/app/plans", shop)).usage.overage?.paused).toBeNull();
+    await billBlocksFast(shop, 2, 7210);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(800);
+    // Two more within the hour since the resume: paused again.
+    expect((await isSavedBy("7291")).status).toBe(402);
+    expect(emulator.appEvents(shop)).toHaveLength(4);
+  });
+});
+
+describe("the merchant's overage choice on the plans page", () => {
   test("turning overage on records the merchant's monthly cap, which binds at once: no approval on the platform", async () => {
     startAtNow();
     const shop = await givenShop({ plan: "pro" });
@@ -256,6 +321,7 @@ describe("the merchant's overage choice on the plans page", () => {
       blockPriceCents: 150,
       enabled: true,
       capCents: 3_000,
+      paused: null,
       pricingPlansUrl: "https://admin.shopify.com/store/demo/charges/saved-items/pricing_plans",
     });
     expect(page.plans.map((plan) => plan.overage)).toEqual([
@@ -322,11 +388,45 @@ describe("two instances", () => {
       import("~/lib/clock"),
     ]);
     followPlatformClock(otherClock);
-    expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe(true);
+    expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe("admitted");
 
     expect((await first).status).toBe(200);
     expect(eventsSent()).toBe(2);
     expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 150 }]);
     await other.releaseOverageLeases();
+  });
+
+  test("two instances racing at the velocity guard's allowance begin one block between them, pause once, and bill nothing past the pause", async () => {
+    const shop = await starterPastBudget();
+    await billBlocksFast(shop, 1, 7300);
+    const warnings = pauseWarnings();
+    vi.resetModules();
+    const [other, { planFor }, { clock: otherClock }] = await Promise.all([
+      import("~/services/usage/overage.server"),
+      import("~/services/plans"),
+      import("~/lib/clock"),
+    ]);
+    followPlatformClock(otherClock);
+    // This instance (the request handler's) and the other, each taking a request past the budget at once.
+    const race = () =>
+      Promise.all([admitPastBudget, other.admitPastBudget].map((admit) => admit(shop, planFor("starter"), PERIOD)));
+
+    // Both find block 1 spent and the hour's allowance (2) one block short: they begin the same block 2.
+    expect(await race()).toEqual(["admitted", "admitted"]);
+    expect(charged(shop).map((charge) => charge.key)).toEqual([
+      await keyOf(shop, PERIOD, 1),
+      await keyOf(shop, PERIOD, 2),
+    ]);
+    await other.releaseOverageLeases();
+    await spendBilledBlocks(shop);
+    const sent = eventsSent();
+
+    // Both find the allowance spent: one pause, logged once, and no event from either.
+    expect(await race()).toEqual(["paused", "paused"]);
+    expect(await race()).toEqual(["paused", "paused"]);
+    expect((await isSavedBy("7390")).status).toBe(402);
+    expect(eventsSent()).toBe(sent);
+    expect(await db.overageBlock.count({ where: { shopDomain: shop } })).toBe(2);
+    expect(warnings()).toHaveLength(1);
   });
 });

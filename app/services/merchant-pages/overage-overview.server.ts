@@ -3,7 +3,7 @@ import { readOverageStatus } from "~/services/billing/overage-choice.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 import { OVERAGE_BLOCK_REQUESTS, overageBlockPriceCents, type Plan } from "~/services/plans";
 import { monthlyUsage, usagePeriod } from "~/services/usage/monthly-budget.server";
-import { overageThisMonth } from "~/services/usage/overage.server";
+import { overagePause, overageThisMonth } from "~/services/usage/overage.server";
 
 /** The share of the budget at which the admin warns, and at which it says the budget is spent. */
 export const BUDGET_WARNING_PERCENT = 80;
@@ -37,6 +37,7 @@ export async function getOverageOverview(shop: string, plan: Plan) {
     overageThisMonth(shop, period),
     priceCents === undefined ? undefined : readOverageStatus(shop),
   ]);
+  const pause = status ? await overagePause(shop, status) : null;
   return {
     used,
     budget: plan.monthlyRequests,
@@ -51,6 +52,8 @@ export async function getOverageOverview(shop: string, plan: Plan) {
             blockPriceCents: priceCents,
             enabled: status.enabled,
             capCents: status.capCents,
+            // Set while the velocity guard holds billing until the merchant resumes (decision 0018).
+            paused: pause && { since: pause.since.toISOString(), blocksInHour: pause.blocksInHour },
             // The usage price is part of the plan, shown and approved on the platform's plan page.
             pricingPlansUrl: pricingPlansUrl(shop),
           },

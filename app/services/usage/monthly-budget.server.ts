@@ -110,7 +110,7 @@ export interface BudgetCharge {
  * Counts one request against the shop's monthly budget and the customer's share of it, or refuses
  * it with PLAN_LIMIT_REACHED when either is used up (the customer's refusal leaves the shop's
  * budget untouched). Past the budget, a shop whose merchant chose overage is served on paid
- * blocks instead (overage.server). Exact across instances: see quota-leases.
+ * blocks instead (overage.server), unless its velocity guard paused billing. Exact across instances: see quota-leases.
  */
 export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGid: string): Promise<BudgetCharge> {
   const now = clock.now();
@@ -128,7 +128,7 @@ export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGi
       customerLeases.refund(customer, period);
       throw error;
     });
-    if (pastBudget) {
+    if (pastBudget === "admitted") {
       return {
         refund() {
           refundPastBudget(shop, period);
@@ -137,9 +137,12 @@ export async function consumeMonthlyRequest(shop: string, plan: Plan, customerGi
       };
     }
     customerLeases.refund(customer, period);
+    const spent = `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up`;
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
-      `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up; it resets at ${resetsAt()}`,
+      pastBudget === "paused"
+        ? `${spent} and overage billing is paused for review by the merchant; it resets at ${resetsAt()}`
+        : `${spent}; it resets at ${resetsAt()}`,
     );
   }
   return {
