@@ -6,8 +6,11 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
 import { PLANS } from "~/services/plans";
+import { retentionWindowMs } from "~/config/env.server";
+import { runRetentionSweep } from "~/services/saved-items/retention.server";
 import { SHARE_LOOKUP_RATE } from "~/services/usage/rate-limits.server";
 import { callProxy, givenShop, proxyRequest, sendToApp, setMonthlyUsage } from "../support/app";
+import { redact } from "../support/compliance";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { advanceTime } from "../support/time";
@@ -77,6 +80,35 @@ describe("logged-out viewers of a shared link (A5)", () => {
 
     expect((await callProxy("/proxy/api/share-revoke", { shop, body: { context: "wishlist" } })).status).toBe(200);
     expect((await openPage(shop, token, address(3))).status).toBe(404);
+  });
+});
+
+describe("a deleted list's shared page is not served from the cache", () => {
+  test("customers/redact deletes the customer's lists: their link answers 404 at once", async () => {
+    const shop = await givenShop({ plan: "free" });
+    const token = await sharedList(shop, ["Linen shirt"]);
+    expect((await openPage(shop, token, address(1))).body).toContain("Linen shirt");
+
+    // The lists' owner is callProxy's customer, 1001.
+    expect((await redact(shop, "1001")).status).toBe(200);
+    expect(emulator.metaobjects(shop, "$app:save_list")).toEqual([]);
+    expect((await openPage(shop, token, address(2))).status).toBe(404);
+  });
+
+  test("retention deletes a list left empty: its link answers 404 at once", async () => {
+    const shop = await givenShop({ plan: "free" });
+    const token = await sharedList(shop, ["Linen shirt"]);
+    const removed = await callProxy("/proxy/api/remove", {
+      shop,
+      body: { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" },
+    });
+    expect(removed.status).toBe(200);
+    advanceTime(retentionWindowMs() + 1000);
+    expect((await openPage(shop, token, address(1))).status).toBe(200);
+
+    await runRetentionSweep();
+    expect(emulator.metaobjects(shop, "$app:save_list")).toEqual([]);
+    expect((await openPage(shop, token, address(2))).status).toBe(404);
   });
 });
 
