@@ -14,6 +14,7 @@ import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
 import { emulator, platformNow } from "../support/platform";
 import { advanceTime, controlTimeouts, followPlatformClock } from "../support/time";
+import { warningsContaining } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -83,15 +84,6 @@ async function postPlans(shop: string, fields: Record<string, string>) {
     "bearer",
   );
   return plansAction({ request, params: {}, context: {} });
-}
-
-/** The warnings the app logged that it paused a shop's overage billing. */
-function pauseWarnings() {
-  const write = vi.spyOn(process.stdout, "write");
-  return () =>
-    write.mock.calls
-      .map(([line]) => String(line))
-      .filter((line) => line.includes('"level":"warn"') && line.includes("overage billing paused"));
 }
 
 /** Blocks begun and spent one after another, each by a new throwaway customer, five minutes apart. */
@@ -269,7 +261,7 @@ describe("overage after shop/redact and a reinstall (issue #31 B6)", () => {
 describe("the overage velocity guard (issue #31 A6)", () => {
   test("throwaway customers billing blocks fast: billing pauses past the hour's allowance, nothing more is sent, requests get 402 saying why, and the pause is logged once", async () => {
     const shop = await starterPastBudget();
-    const warnings = pauseWarnings();
+    const warnings = warningsContaining("overage billing paused");
     // A shop with no overage history may begin VELOCITY_FLOOR_BLOCKS (2) blocks an hour.
     await billBlocksFast(shop, 2, 7100);
     const sent = eventsSent();
@@ -399,7 +391,7 @@ describe("two instances", () => {
   test("two instances racing at the velocity guard's allowance begin one block between them, pause once, and bill nothing past the pause", async () => {
     const shop = await starterPastBudget();
     await billBlocksFast(shop, 1, 7300);
-    const warnings = pauseWarnings();
+    const warnings = warningsContaining("overage billing paused");
     vi.resetModules();
     const [other, { planFor }, { clock: otherClock }] = await Promise.all([
       import("~/services/usage/overage.server"),
