@@ -80,6 +80,20 @@ function OverageForm({ overage }: { overage: NonNullable<Usage["overage"]> }) {
             ? `Overage is on, capped at ${dollars(overage.capCents)} a month.`
             : "Overage is off."}
         </Text>
+        {overage.paused ? (
+          // The velocity guard's pause (decision 0018): only the merchant's resume bills again.
+          <Banner
+            tone="warning"
+            title="Overage billing is paused for review"
+            action={{
+              content: "Resume overage",
+              loading: busy,
+              onAction: () => fetcher.submit({ intent: "overage-resume" }, { method: "post" }),
+            }}
+          >
+            {`${number(overage.paused.blocksInHour)} ${overage.paused.blocksInHour === 1 ? "block was" : "blocks were"} billed in the hour before ${new Date(overage.paused.since).toUTCString()}, faster than this shop usually uses overage. Requests past the budget are refused until you resume; nothing more is billed meanwhile. If the traffic looks wrong (many new accounts, one visitor), check your store before resuming.`}
+          </Banner>
+        ) : null}
         {result && !result.ok ? <Banner tone="critical">{result.message}</Banner> : null}
         <InlineStack gap="300" blockAlign="end">
           <TextField

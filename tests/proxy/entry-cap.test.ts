@@ -8,6 +8,7 @@ import { ADMIN_API_VERSION } from "~/platform/api-versions";
 import { callProxy, DEMO_SHOP, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
+import { warningsContaining } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,15 +40,6 @@ const STORAGE_FULL = {
   error: { code: "PLAN_LIMIT_REACHED", message: expect.stringMatching(/storage is full/), retryable: false },
 };
 
-/** Lines the app logged at warn level about the cap. */
-function capWarnings() {
-  const write = vi.spyOn(process.stdout, "write");
-  return () =>
-    write.mock.calls
-      .map(([line]) => String(line))
-      .filter((line) => line.includes('"level":"warn"') && line.includes("entry cap"));
-}
-
 async function deleteEntry(handle: string) {
   const entry = emulator.metaobjects(DEMO_SHOP).find((candidate) => candidate.handle === handle)!;
   const token = emulator.adminCredentials(DEMO_SHOP)!.accessToken;
@@ -61,7 +53,7 @@ describe("a shop at the entry cap", () => {
     await givenShop({ plan: "pro", metaobjectEntryCap: 3 });
     for (const id of [1, 2, 3]) expect((await save(id)).status).toBe(200);
     const before = stored();
-    const warnings = capWarnings();
+    const warnings = warningsContaining("entry cap");
 
     expect(await save(4)).toEqual({ status: 402, body: STORAGE_FULL });
     expect(await save(5, "/proxy/api/toggle")).toEqual({ status: 402, body: STORAGE_FULL });

@@ -5,14 +5,16 @@ import { action as plansAction, loader as plansLoader } from "~/routes/app.plans
 import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, PLANS } from "~/services/plans";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
-import { overageThisMonth } from "~/services/usage/overage.server";
+import { admitPastBudget, overageThisMonth } from "~/services/usage/overage.server";
 import { TEST_ENV } from "../setup/test-env";
-import { loadAdmin } from "../support/admin";
+import { afterAuth } from "~/shopify.server";
+import { deliverWebhook, loadAdmin, reinstall } from "../support/admin";
 import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
 import { emulator, platformNow } from "../support/platform";
 import { advanceTime, controlTimeouts, followPlatformClock } from "../support/time";
+import { warningsContaining } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -54,19 +56,55 @@ async function spendBilledBlocks(shop: string) {
 const charged = (shop: string) =>
   emulator.billingCharges(shop).events.map((event) => ({ key: event.idempotencyKey, cents: event.chargedCents }));
 
+/** The key of a block of the shop's current install. */
+const keyOf = async (shop: string, period: string, block: number) =>
+  overageIdempotencyKey(
+    shop,
+    (await db.shop.findUniqueOrThrow({ where: { domain: shop } })).installedAt,
+    period,
+    block,
+  );
+
+/** A Starter shop, from NOW, whose budget is spent, with overage on and a $20 cap. */
+async function starterPastBudget() {
+  startAtNow();
+  const shop = await givenShop({ plan: "starter" });
+  await givenOverage(shop, 20);
+  await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+  return shop;
+}
+
 const eventsSent = () => emulator.countRequests({ api: "app-events" });
+
+/** The Plans page's form action, as the merchant's admin posts it. */
+async function postPlans(shop: string, fields: Record<string, string>) {
+  const request = await withAdminSession(
+    new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
+    { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
+    "bearer",
+  );
+  return plansAction({ request, params: {}, context: {} });
+}
+
+/** Blocks begun and spent one after another, each by a new throwaway customer, five minutes apart. */
+async function billBlocksFast(shop: string, count: number, firstCustomer: number) {
+  for (let block = 0; block < count; block++) {
+    advanceTime(5 * 60 * 1000);
+    expect((await requestsFromManyCustomers(1, firstCustomer + block))[0]).toBe(200);
+    await spendBilledBlocks(shop);
+  }
+}
+
+const isSavedBy = (customerId: string) => callProxy("/proxy/api/is-saved", { customerId, query: identityQuery() });
 
 describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
   test("a block past the budget is one billing event of the meter: its first request and the 59 after it charge once", async () => {
-    startAtNow();
-    const shop = await givenShop({ plan: "starter" });
-    await givenOverage(shop, 20);
-    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+    const shop = await starterPastBudget();
 
     const statuses = await requestsFromManyCustomers(60);
 
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 200 }]);
     expect(emulator.appEvents(shop)).toEqual([
       expect.objectContaining({ eventHandle: OVERAGE_METER_HANDLE, attributes: { value: 1 }, kind: "billing" }),
     ]);
@@ -75,7 +113,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
     await spendBilledBlocks(shop);
     expect((await requestsFromManyCustomers(1, 6000))[0]).toBe(200);
     const keys = charged(shop).map((charge) => charge.key);
-    expect(keys).toEqual([overageIdempotencyKey(shop, PERIOD, 1), overageIdempotencyKey(shop, PERIOD, 2)]);
+    expect(keys).toEqual([await keyOf(shop, PERIOD, 1), await keyOf(shop, PERIOD, 2)]);
     for (const key of keys) expect(key.length).toBeLessThanOrEqual(64);
   });
 
@@ -138,7 +176,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
     expect(eventsSent()).toBe(2);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 100 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 100 }]);
     expect(await overageThisMonth(shop, PERIOD)).toMatchObject({ requests: 1, blocks: 1, chargedCents: 100 });
   });
 
@@ -147,7 +185,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
     const shop = await givenShop({ plan: "scale" });
     await givenOverage(shop, 10);
     await setMonthlyUsage(shop, PLANS.scale.monthlyRequests);
-    const key = overageIdempotencyKey(shop, PERIOD, 1);
+    const key = await keyOf(shop, PERIOD, 1);
     await db.overageBlock.create({
       data: {
         shopDomain: shop,
@@ -179,13 +217,13 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
         period: "2026-10",
         block: 3,
         priceCents: 200,
-        idempotencyKey: overageIdempotencyKey(shop, "2026-10", 3),
+        idempotencyKey: await keyOf(shop, "2026-10", 3),
         attemptedAt: new Date(NOW - 2 * HOUR),
       },
     });
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 200 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 200 }]);
     expect(
       await db.overageBlock.findUnique({
         where: { shopDomain_period_block: { shopDomain: shop, period: "2026-10", block: 3 } },
@@ -194,16 +232,77 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
   });
 });
 
-describe("the merchant's overage choice on the plans page", () => {
-  async function postPlans(shop: string, fields: Record<string, string>) {
-    const request = await withAdminSession(
-      new Request(new URL("/app/plans", APP_URL), { method: "POST", body: new URLSearchParams(fields) }),
-      { shop, apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET },
-      "bearer",
-    );
-    return plansAction({ request, params: {}, context: {} });
-  }
+describe("overage after shop/redact and a reinstall (issue #31 B6)", () => {
+  test("the month's first block after the reinstall is billed: its key is not the redacted install's", async () => {
+    const shop = await starterPastBudget();
+    expect((await requestsFromManyCustomers(1))[0]).toBe(200);
+    const before = await keyOf(shop, PERIOD, 1);
 
+    await releaseUsageLeases();
+    await deliverWebhook("app/uninstalled", { shop });
+    const redacted = await deliverWebhook("shop/redact", { shop, payload: { shop_id: 1, shop_domain: shop } });
+    expect(await redacted.json()).toMatchObject({ result: { redacted: true } });
+    // Within the platform's 24-hour idempotency window of block 1's first event.
+    advanceTime(2 * HOUR);
+    await reinstall(shop, afterAuth);
+    await givenOverage(shop, 20);
+    await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
+
+    expect((await requestsFromManyCustomers(1, 6000))[0]).toBe(200);
+    const after = await keyOf(shop, PERIOD, 1);
+    expect(after).not.toBe(before);
+    expect(charged(shop)).toEqual([
+      { key: before, cents: 200 },
+      { key: after, cents: 200 },
+    ]);
+  });
+});
+
+describe("the overage velocity guard (issue #31 A6)", () => {
+  test("throwaway customers billing blocks fast: billing pauses past the hour's allowance, nothing more is sent, requests get 402 saying why, and the pause is logged once", async () => {
+    const shop = await starterPastBudget();
+    const warnings = warningsContaining("overage billing paused");
+    // A shop with no overage history may begin VELOCITY_FLOOR_BLOCKS (2) blocks an hour.
+    await billBlocksFast(shop, 2, 7100);
+    const sent = eventsSent();
+
+    for (const customerId of ["7190", "7191", "7192"]) {
+      const refused = await isSavedBy(customerId);
+      expect(refused.status).toBe(402);
+      expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", retryable: false });
+      expect(refused.body.error.message).toMatch(/overage billing is paused for review by the merchant/);
+    }
+    // The Plans page says so, with the blocks of the hour that led to it.
+    const { paused } = (await loadAdmin(plansLoader, "/app/plans", shop)).usage.overage!;
+    expect(paused).toEqual({ since: expect.any(String), blocksInHour: 2 });
+    expect(Date.parse(paused!.since)).toBeGreaterThan(NOW + 10 * 60 * 1000);
+    // The hour passes; billing stays paused until the merchant has looked.
+    advanceTime(2 * HOUR);
+    expect((await isSavedBy("7193")).status).toBe(402);
+
+    expect(eventsSent()).toBe(sent);
+    expect(emulator.appEvents(shop)).toHaveLength(2);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(400);
+    expect(warnings()).toHaveLength(1);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ shop, blocksInHour: 2, allowance: 2 });
+  });
+
+  test("the merchant's Resume on the Plans page bills again; the guard's hour counts from the resume", async () => {
+    const shop = await starterPastBudget();
+    await billBlocksFast(shop, 2, 7200);
+    expect((await isSavedBy("7290")).status).toBe(402);
+
+    expect(await postPlans(shop, { intent: "overage-resume" })).toEqual({ ok: true });
+    expect((await loadAdmin(plansLoader, "/app/plans", shop)).usage.overage?.paused).toBeNull();
+    await billBlocksFast(shop, 2, 7210);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(800);
+    // Two more within the hour since the resume: paused again.
+    expect((await isSavedBy("7291")).status).toBe(402);
+    expect(emulator.appEvents(shop)).toHaveLength(4);
+  });
+});
+
+describe("the merchant's overage choice on the plans page", () => {
   test("turning overage on records the merchant's monthly cap, which binds at once: no approval on the platform", async () => {
     startAtNow();
     const shop = await givenShop({ plan: "pro" });
@@ -214,6 +313,7 @@ describe("the merchant's overage choice on the plans page", () => {
       blockPriceCents: 150,
       enabled: true,
       capCents: 3_000,
+      paused: null,
       pricingPlansUrl: "https://admin.shopify.com/store/demo/charges/saved-items/pricing_plans",
     });
     expect(page.plans.map((plan) => plan.overage)).toEqual([
@@ -280,11 +380,45 @@ describe("two instances", () => {
       import("~/lib/clock"),
     ]);
     followPlatformClock(otherClock);
-    expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe(true);
+    expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe("admitted");
 
     expect((await first).status).toBe(200);
     expect(eventsSent()).toBe(2);
-    expect(charged(shop)).toEqual([{ key: overageIdempotencyKey(shop, PERIOD, 1), cents: 150 }]);
+    expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 150 }]);
     await other.releaseOverageLeases();
+  });
+
+  test("two instances racing at the velocity guard's allowance begin one block between them, pause once, and bill nothing past the pause", async () => {
+    const shop = await starterPastBudget();
+    await billBlocksFast(shop, 1, 7300);
+    const warnings = warningsContaining("overage billing paused");
+    vi.resetModules();
+    const [other, { planFor }, { clock: otherClock }] = await Promise.all([
+      import("~/services/usage/overage.server"),
+      import("~/services/plans"),
+      import("~/lib/clock"),
+    ]);
+    followPlatformClock(otherClock);
+    // This instance (the request handler's) and the other, each taking a request past the budget at once.
+    const race = () =>
+      Promise.all([admitPastBudget, other.admitPastBudget].map((admit) => admit(shop, planFor("starter"), PERIOD)));
+
+    // Both find block 1 spent and the hour's allowance (2) one block short: they begin the same block 2.
+    expect(await race()).toEqual(["admitted", "admitted"]);
+    expect(charged(shop).map((charge) => charge.key)).toEqual([
+      await keyOf(shop, PERIOD, 1),
+      await keyOf(shop, PERIOD, 2),
+    ]);
+    await other.releaseOverageLeases();
+    await spendBilledBlocks(shop);
+    const sent = eventsSent();
+
+    // Both find the allowance spent: one pause, logged once, and no event from either.
+    expect(await race()).toEqual(["paused", "paused"]);
+    expect(await race()).toEqual(["paused", "paused"]);
+    expect((await isSavedBy("7390")).status).toBe(402);
+    expect(eventsSent()).toBe(sent);
+    expect(await db.overageBlock.count({ where: { shopDomain: shop } })).toBe(2);
+    expect(warnings()).toHaveLength(1);
   });
 });

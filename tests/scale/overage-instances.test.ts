@@ -62,7 +62,8 @@ describeWithRedis("overage across instances", () => {
 
       expect((await isSaved(second!.url, "65002")).status).toBe(200);
       expect((await isSaved(sandbox.url, "65003")).status).toBe(200);
-      expect(await charged()).toEqual([overageIdempotencyKey(DEMO, period, 1)]);
+      const installed = await pool.query(`SELECT "installedAt" FROM "Shop" WHERE "domain" = $1`, [DEMO]);
+      expect(await charged()).toEqual([overageIdempotencyKey(DEMO, installed.rows[0].installedAt, period, 1)]);
       expect((await emulator.billingCharges(DEMO)).chargedCents).toBe(100);
       const blocks = await pool.query(`SELECT "block", "priceCents" FROM "OverageBlock" WHERE "shopDomain" = $1`, [
         DEMO,

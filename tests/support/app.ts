@@ -44,11 +44,14 @@ async function appBuild(): Promise<ServerBuild> {
 
 let handler: ReturnType<typeof createRequestHandler> | undefined;
 
-/** Sends a Request through Remix's own request handler: its route matching, loaders and actions. */
-export async function sendToApp(request: Request): Promise<Response> {
+/**
+ * Sends a Request through Remix's own request handler: its route matching, loaders and actions.
+ * `context` adds what the server would put in the load context (e.g. `proxiedClientAddress`).
+ */
+export async function sendToApp(request: Request, context: Record<string, unknown> = {}): Promise<Response> {
   handler ??= createRequestHandler(await appBuild());
   // As the server does (server/remix-adapter.ts): the URL as sent, before Remix rebuilds its query.
-  return handler(request, { requestUrl: request.url });
+  return handler(request, { ...context, requestUrl: request.url });
 }
 
 export const APP_URL = TEST_ENV.SHOPIFY_APP_URL;

@@ -3,7 +3,6 @@ import type { AppLoadContext } from "@remix-run/node";
 import { annotateRequest } from "~/lib/request-context.server";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { MAX_SHARED_LIST_LIMIT, SHARE_TOKEN_PATTERN } from "~/services/saved-items/sharing-schemas";
-import { sharedListExists } from "~/services/saved-items/sharing.server";
 import { assertSharedPageViewerWithinRate } from "~/services/usage/rate-limits.server";
 import { errorResponse } from "../envelope.server";
 import { requireProxyViewer } from "../front-doors/proxy-caller.server";
@@ -21,11 +20,10 @@ function liquid(status: number, body: string, headers: Record<string, string> = 
 /**
  * GET /proxy/shared/<token> (the storefront's /apps/saved-items/shared/<token>): the list a share
  * token opens, by the logged-in shopper or the shop's anonymous viewer. The viewer's address has
- * a rate of its own (SHARED_PAGE_VIEWER_RATE), then the token is looked up, and only a token that
- * opens a list goes through the dispatcher (so it counts against the budget like list): a client
- * trying tokens spends nothing of the shop's, and cannot stop its real links from showing. A token
- * that opens nothing here is the 404 page, whatever the reason; a request the platform did not sign
- * gets the JSON error envelope.
+ * a rate of its own (SHARED_PAGE_VIEWER_RATE), then the dispatcher reads the list (a logged-out
+ * viewer's read is never counted against the budget; see sharing.server for what bounds it). A
+ * token that opens nothing here is the 404 page, whatever the reason; a request the platform did
+ * not sign gets the JSON error envelope.
  */
 export async function sharedPageResponse(
   request: Request,
@@ -44,7 +42,6 @@ export async function sharedPageResponse(
   if (token === undefined || !SHARE_TOKEN_PATTERN.test(token)) return liquid(404, sharedListNotFoundLiquid());
   try {
     await assertSharedPageViewerWithinRate(caller.shop, proxiedClientAddressOf(context));
-    if (!(await sharedListExists(caller, token))) return liquid(404, sharedListNotFoundLiquid());
     const list = await dispatchSavedItems(caller, "shared-list", { token, limit: MAX_SHARED_LIST_LIMIT });
     return liquid(200, sharedListLiquid(list));
   } catch (error) {

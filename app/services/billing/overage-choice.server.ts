@@ -1,4 +1,5 @@
 import prisma from "~/db.server";
+import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { overageBlockPriceCents, type Plan } from "~/services/plans";
 
@@ -28,12 +29,31 @@ export async function chooseOverage(
   });
 }
 
+/**
+ * The merchant's "Resume overage" after the velocity guard paused billing: the guard's hour starts
+ * again from now (its average of the week before does not change). A shop that is not paused is
+ * left as it is, so a second click does not move the hour.
+ */
+export async function resumeOverage(shop: string): Promise<void> {
+  await prisma.overageSetting.updateMany({
+    where: { shopDomain: shop, pausedAt: { not: null } },
+    data: { pausedAt: null, resumedAt: clock.now() },
+  });
+}
+
 export interface OverageStatus {
   enabled: boolean;
   capCents: number | null;
+  pausedAt: Date | null;
+  resumedAt: Date | null;
 }
 
 export async function readOverageStatus(shop: string): Promise<OverageStatus> {
   const setting = await prisma.overageSetting.findUnique({ where: { shopDomain: shop } });
-  return { enabled: setting?.enabled ?? false, capCents: setting?.capCents ?? null };
+  return {
+    enabled: setting?.enabled ?? false,
+    capCents: setting?.capCents ?? null,
+    pausedAt: setting?.pausedAt ?? null,
+    resumedAt: setting?.resumedAt ?? null,
+  };
 }

@@ -9,6 +9,7 @@ import { registerProcessCache } from "~/lib/process-caches.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { getListStateStore } from "~/services/saved-items/list-state-store.server";
+import { sharedLinksChanged } from "~/services/saved-items/shared-page-cache.server";
 import { forgetCustomerUsage } from "~/services/usage/monthly-budget.server";
 import { deleteCustomerRecords } from "./customer-records.server";
 import { judgePass, NO_ACCESS_RETRY_MS, PASS_LEASE_MS, retryAfterFailure, settlesAt } from "./redaction-schedule";
@@ -107,7 +108,7 @@ async function release(claim: Claim, runAfter: Date, deleted: { items: number; l
 /**
  * One pass of a claimed redaction: the customer's cached list states go before the records
  * (nothing is served from them meanwhile) and again after (a read during the deletion may have
- * cached what was about to go). A failure hands the record back for a retry and is rethrown.
+ * cached what was about to go), and so do the shop's cached shared pages. A failure hands the record back for a retry and is rethrown.
  */
 async function runPass(claim: Claim, admin: AdminGraphqlClient | undefined): Promise<RedactionProgress> {
   const { shop, customerGid } = claim;
@@ -119,6 +120,9 @@ async function runPass(claim: Claim, admin: AdminGraphqlClient | undefined): Pro
     await store.forgetCustomer(shop, customerGid);
     deleted = await deleteCustomerRecords(admin, customerGid);
     await store.forgetCustomer(shop, customerGid);
+    // The customer's shared pages may be cached: their links must stop opening now. Every pass, so
+    // a pass whose bump failed is retried with it even if it has nothing left to delete.
+    await sharedLinksChanged(shop);
   } catch (error) {
     if (isServiceError(error) && error.code === "SHOP_NOT_INSTALLED") return deferUntilAccess(claim);
     await release(claim, retryAfterFailure(clock.now(), claim.attempts + 1), NOTHING).catch((releaseError) =>

@@ -11,6 +11,7 @@ const starter: BudgetFacts = {
   pastBudget: 0,
   blocksCharged: 0,
   chargedCents: 0,
+  paused: null,
   resetsAt: new Date("2026-12-01T00:00:00Z"),
 };
 const free: BudgetFacts = { ...starter, planName: "Free", budget: 500, blockPriceCents: undefined };
@@ -67,6 +68,25 @@ describe("the budget's state, as every admin page shows it", () => {
     expect(view.banner).toMatchObject({ tone: "critical", title: "Your overage cap is reached" });
     expect(view.banner!.action).toEqual({ content: "Raise the cap", url: OVERAGE_FORM_URL });
     expect(view.summary).toContain("unless you raise the cap");
+  });
+
+  test("overage paused by the velocity guard: refusing, never 'serving', with the way to review and resume", () => {
+    const paused = { since: new Date("2026-11-20T10:00:00Z"), blocksInHour: 2 };
+    const view = decideBudgetState({
+      ...starter,
+      used: 5_000,
+      overage: overageOn,
+      blocksCharged: 2,
+      chargedCents: 400,
+      pastBudget: 2_000,
+      paused,
+    });
+    expect(view).toMatchObject({ kind: "overage-paused", refusing: true });
+    expect(view.banner).toMatchObject({ tone: "critical", title: "Overage billing is paused for review" });
+    expect(view.banner!.action).toEqual({ content: "Review and resume", url: OVERAGE_FORM_URL });
+    expect(view.summary).toContain("until you resume overage");
+    // A pause the merchant left while turning overage off says what overage off means.
+    expect(decideBudgetState({ ...starter, used: 5_000, paused }).kind).toBe("spent");
   });
 
   test("a cap below one block's price is reached as soon as the budget is spent", () => {

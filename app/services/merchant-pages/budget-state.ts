@@ -21,6 +21,8 @@ export interface BudgetFacts {
   blockPriceCents: number | undefined;
   blockRequests: number;
   overage: { enabled: boolean; capCents: number | null };
+  /** Set while the velocity guard holds overage billing until the merchant resumes it (decision 0018). */
+  paused: { since: Date; blocksInHour: number } | null;
   /** Requests served past the budget this month, the blocks billed for them and their amount. */
   pastBudget: number;
   blocksCharged: number;
@@ -39,6 +41,8 @@ export type BudgetStateKind =
   | "spent-no-overage"
   /** Spent with overage on: requests are served and billed per block. */
   | "overage-serving"
+  /** Spent, overage on, and the velocity guard paused billing: requests are refused until the merchant resumes. */
+  | "overage-paused"
   /** Spent, overage on, and the merchant's cap leaves no room for another block: requests are refused. */
   | "overage-cap-reached";
 
@@ -73,6 +77,7 @@ function kindOf(facts: BudgetFacts, percentUsed: number): BudgetStateKind {
   if (facts.blockPriceCents === undefined) return "spent-no-overage";
   const { enabled, capCents } = facts.overage;
   if (!enabled || capCents === null) return "spent";
+  if (facts.paused) return "overage-paused";
   // As the billing decides (nextBlock): served while a billed block has requests left, or the cap takes another.
   const paidLeft = facts.blocksCharged * facts.blockRequests - facts.pastBudget;
   if (paidLeft > 0 || capAllowsBlock(facts.chargedCents, facts.blockPriceCents, capCents)) return "overage-serving";
@@ -138,6 +143,15 @@ export function decideBudgetState(facts: BudgetFacts): BudgetView {
       },
       summary: `The budget is spent and overage is serving shoppers: ${number(facts.pastBudget)} requests past it, ${dollars(facts.chargedCents)} billed of your ${cap} monthly cap.`,
     },
+    "overage-paused": {
+      banner: {
+        tone: "critical",
+        title: "Overage billing is paused for review",
+        body: `Overage began blocks faster than this shop usually uses it, so billing stopped and shoppers' requests past the budget are refused with PLAN_LIMIT_REACHED. Check the traffic on the Plans page, then resume overage to serve them again.`,
+        action: { content: "Review and resume", url: OVERAGE_FORM_URL },
+      },
+      summary: `The budget is spent and overage billing is paused for review: shoppers' requests are refused with PLAN_LIMIT_REACHED until you resume overage on the Plans page, or until ${resets}.`,
+    },
     "overage-cap-reached": {
       banner: {
         tone: "critical",
@@ -153,7 +167,7 @@ export function decideBudgetState(facts: BudgetFacts): BudgetView {
     used: facts.used,
     budget: facts.budget,
     percentUsed,
-    refusing: kind === "spent" || kind === "spent-no-overage" || kind === "overage-cap-reached",
+    refusing: kind !== "under" && kind !== "nearing" && kind !== "overage-serving",
     ...views[kind],
     resetsAt: facts.resetsAt.toISOString(),
   };

@@ -3,7 +3,7 @@ import { readOverageStatus } from "~/services/billing/overage-choice.server";
 import { pricingPlansUrl } from "~/services/billing/pricing-page";
 import { OVERAGE_BLOCK_REQUESTS, overageBlockPriceCents, type Plan } from "~/services/plans";
 import { monthlyUsage, nextPeriodStart, usagePeriod } from "~/services/usage/monthly-budget.server";
-import { overageThisMonth } from "~/services/usage/overage.server";
+import { overagePause, overageThisMonth } from "~/services/usage/overage.server";
 import { decideBudgetState, type BudgetFacts } from "./budget-state";
 
 /** The month's budget and overage as the app's records hold them: database reads, no platform call. */
@@ -13,7 +13,9 @@ async function readBudgetFacts(shop: string, plan: Plan): Promise<BudgetFacts> {
   const [used, thisMonth, overage] = await Promise.all([
     monthlyUsage(shop, now),
     overageThisMonth(shop, usagePeriod(now)),
-    blockPriceCents === undefined ? { enabled: false, capCents: null } : readOverageStatus(shop),
+    blockPriceCents === undefined
+      ? { enabled: false, capCents: null, pausedAt: null, resumedAt: null }
+      : readOverageStatus(shop),
   ]);
   return {
     planName: plan.name,
@@ -21,7 +23,8 @@ async function readBudgetFacts(shop: string, plan: Plan): Promise<BudgetFacts> {
     budget: plan.monthlyRequests,
     blockPriceCents,
     blockRequests: OVERAGE_BLOCK_REQUESTS,
-    overage,
+    overage: { enabled: overage.enabled, capCents: overage.capCents },
+    paused: await overagePause(shop, overage),
     pastBudget: thisMonth.requests,
     blocksCharged: thisMonth.blocks,
     chargedCents: thisMonth.chargedCents,
@@ -50,6 +53,11 @@ export async function getOverageOverview(shop: string, plan: Plan) {
             blockPriceCents: facts.blockPriceCents,
             enabled: facts.overage.enabled,
             capCents: facts.overage.capCents,
+            // Set while the velocity guard holds billing until the merchant resumes (decision 0018).
+            paused: facts.paused && {
+              since: facts.paused.since.toISOString(),
+              blocksInHour: facts.paused.blocksInHour,
+            },
             // The usage price is part of the plan, shown and approved on the platform's plan page.
             pricingPlansUrl: pricingPlansUrl(shop),
           },

@@ -48,6 +48,7 @@ import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
 import { admitNewLists, tooManyListsError, type RemovedItems } from "./storage-bounds";
 import type { ItemAction } from "./transitions";
+import { sharedItemsChanged } from "./shared-page-cache.server";
 
 export type { ChangeOutcome } from "./item-planner";
 
@@ -281,6 +282,11 @@ async function applyLocked(
     // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not send.
     () => held.assertHeld(),
     directoryWrite,
+  );
+  // Shared pages of these lists are read again, whatever of the writes landed.
+  await sharedItemsChanged(
+    caller.shop,
+    contexts.map((context) => listHandle(caller.customerGid, context)),
   );
   const settled = new Map<
     ListWork,

@@ -16,8 +16,8 @@ export interface Caller {
 }
 
 /**
- * The customer scope of a logged-out shopper on a page anyone may open (a shared list): one per
- * shop, so logged-out reads share one rate and one customer share of the budget, and cannot spend
- * the whole of it. Not a customer GID, so it never matches a customer's data.
+ * Who a logged-out shopper on a page anyone may open (a shared list) is: the dispatcher lets it
+ * read shared lists only, and counts none of its reads against the budget (dispatcher.server).
+ * Not a customer GID, so it never matches a customer's data.
  */
 export const ANONYMOUS_VIEWER = "anonymous-viewer";

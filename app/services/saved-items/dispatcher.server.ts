@@ -13,7 +13,7 @@ import {
 import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
-import type { Caller } from "./caller";
+import { ANONYMOUS_VIEWER, type Caller } from "./caller";
 import { identityKey } from "./handles.server";
 import { isSaved, listSaved } from "./reads.server";
 import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
@@ -36,6 +36,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   input: OperationInput<Op>,
 ): Promise<OperationOutput[Op]> {
   annotateRequest({ shop: caller.shop, channel: caller.channel, operation });
+  if (caller.customerGid === ANONYMOUS_VIEWER) return readAnonymously(caller, operation, input);
   if (caller.staff) await assertStaffWithinRate(caller.shop, caller.staff);
   await assertCustomerWithinRate(caller.shop, caller.customerGid);
   const plan = await requireInstalledShopPlan(caller.shop);
@@ -59,6 +60,23 @@ export async function dispatchSavedItems<Op extends OperationName>(
   else countBudgetUnits(plan.key);
   announceSaves(caller, operation, input, output);
   return output;
+}
+
+/**
+ * A logged-out viewer's read of a shared list: never counted against the budget or a customer's
+ * share, so nobody without an account can spend the shop's month or reach an overage charge. What
+ * bounds its cost is the shared-page cache and the link's lookup rate (sharing.server), and the
+ * viewer address's rate before it (the shared page); none of them is a pool every logged-out
+ * viewer of the shop has in common.
+ */
+async function readAnonymously<Op extends OperationName>(
+  caller: Caller,
+  operation: Op,
+  input: OperationInput<Op>,
+): Promise<OperationOutput[Op]> {
+  if (operation !== "shared-list") throw new ServiceError("AUTH_REQUIRED", "Log in to use saved items");
+  assertChannelEntitled(await requireInstalledShopPlan(caller.shop), caller.channel);
+  return (await readSharedList(caller, input as OperationInput<"shared-list">)) as OperationOutput[Op];
 }
 
 /**

@@ -49,6 +49,7 @@ import {
   storedStrings,
   type ListDirectory,
 } from "./named-lists";
+import { sharedLinksChanged } from "./shared-page-cache.server";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -273,6 +274,7 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
       },
       directoryWithout(directory, context),
     );
+    await sharedLinksChanged(caller.shop);
     return { context, deleted: true, removedItems };
   });
 }

@@ -13,6 +13,7 @@ import { directoryLockKey, listLockKey } from "./apply-item-changes.server";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
 import { getListStateStore } from "./list-state-store.server";
+import { sharedLinksChanged } from "./shared-page-cache.server";
 import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
 import { deleteItemsById, readItemRecords } from "~/services/records/metaobject-store.server";
 import {
@@ -144,6 +145,8 @@ async function retainList(
         { id: read.list.id, directoryHandle, customerGid, lists: counted.filter((other) => other !== context) },
         options,
       );
+      // A link to the list must stop opening now, not when its cached page expires.
+      if (written) await sharedLinksChanged(shop);
     } else {
       written = await writeRemovedItems(admin, handle, removed, options);
     }

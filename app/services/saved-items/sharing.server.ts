@@ -1,16 +1,21 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { getEnv } from "~/config/env.server";
+import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
+import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
 import { sharedSnapshot } from "./shared-snapshot";
 import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
 import { listActiveItems } from "~/services/records/metaobject-store.server";
+import { MAX_SHARED_LIST_LIMIT } from "./sharing-schemas";
 import {
   readShareList,
   searchSharedLists,
   writeShareFields,
   type ShareListNode,
 } from "~/services/records/save-list.server";
+import { cachedSharedPage, readAndCacheSharedPage, sharedLinksChanged } from "./shared-page-cache.server";
 import type {
   ShareCreateRequest,
   ShareLink,
@@ -31,8 +36,30 @@ import type {
 /** Where the storefront serves the shared page: the app proxy's default prefix and subpath (shopify.app.toml). */
 export const SHARED_PAGE_PREFIX = "/apps/saved-items/shared";
 
-export function newShareToken(): string {
-  return randomBytes(32).toString("base64url");
+/**
+ * 16 random bytes, then 16 bytes of an HMAC of them keyed with the app's secret and naming the
+ * shop: 43 characters as before. A token the app did not make for this shop is refused without
+ * asking the platform; one made before tokens carried it (or under an earlier secret) is looked
+ * up under the shop's lookup rate (SHARE_LOOKUP_RATE).
+ */
+export function newShareToken(shop: string): string {
+  const nonce = randomBytes(16);
+  return Buffer.concat([nonce, tokenMac(shop, nonce)]).toString("base64url");
+}
+
+function tokenMac(shop: string, nonce: Buffer): Buffer {
+  return createHmac("sha256", getEnv().SHOPIFY_API_SECRET)
+    .update(`share-token\n${shop}\n`)
+    .update(nonce)
+    .digest()
+    .subarray(0, 16);
+}
+
+/** Whether the app made this token for this shop (it carries the shop's MAC). */
+export function isSignedShareToken(shop: string, token: string): boolean {
+  const bytes = Buffer.from(token, "base64url");
+  if (bytes.length !== 32) return false;
+  return timingSafeEqual(bytes.subarray(16), tokenMac(shop, bytes.subarray(0, 16)));
 }
 
 export function shareTokenHash(token: string): string {
@@ -49,8 +76,10 @@ async function requireOwnList(caller: Caller, context: string): Promise<ShareLis
 /** A new link for one of the caller's lists; any earlier link of that list stops working. */
 export async function createShareLink(caller: Caller, input: ShareCreateRequest): Promise<ShareLink> {
   const list = await requireOwnList(caller, input.context);
-  const token = newShareToken();
+  const token = newShareToken(caller.shop);
   await writeShareFields(caller.admin, list.id, shareTokenHash(token), input.displayName ?? "");
+  // The list's earlier token, if it had one, stops opening it.
+  await sharedLinksChanged(caller.shop);
   const path = `${SHARED_PAGE_PREFIX}/${token}`;
   return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
 }
@@ -59,52 +88,59 @@ export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest)
   const list = await requireOwnList(caller, input.context);
   if (!fieldValue(list.fields, SAVE_LIST_FIELDS.shareTokenHash)) return { revoked: false };
   await writeShareFields(caller.admin, list.id, "", "");
+  await sharedLinksChanged(caller.shop);
   return { revoked: true };
 }
 
-/** The list a token opens in the caller's shop, as found by sharedListExists for this caller. */
-const foundLists = new WeakMap<Caller, { hash: string; list: ShareListNode }>();
-
 /**
  * The list a token opens in the caller's shop: the search by hash, then the returned node's
- * current hash must still be the token's.
- */
-async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode | undefined> {
-  const found = foundLists.get(caller);
-  if (found?.hash === hash) return found.list;
-  const lists = await searchSharedLists(caller.admin, hash);
-  return lists.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
-}
-
-/**
- * Whether a token opens a list in the caller's shop, asked before the dispatcher charges anything:
- * the shared page answers an unknown or revoked token without touching the shop's budget or the
- * rate its logged-out viewers share. What it found is kept for this caller (one request), so
- * readSharedList does not search again.
- */
-export async function sharedListExists(caller: Caller, token: string): Promise<boolean> {
-  const hash = shareTokenHash(token);
-  const list = await findSharedList(caller, hash);
-  if (list) foundLists.set(caller, { hash, list });
-  return list !== undefined;
-}
-
-/**
- * The list a token opens in the caller's shop. Unknown, revoked and other shops' tokens are all
+ * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
  * NOT_FOUND, with nothing that tells them apart.
  */
-export async function readSharedList(caller: Caller, input: SharedListQuery): Promise<SharedListResult> {
-  const list = await findSharedList(caller, shareTokenHash(input.token));
+async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode> {
+  const lists = await searchSharedLists(caller.admin, hash);
+  const list = lists.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
-  const page = await listActiveItems(caller.admin, list.handle, input.limit, undefined);
+  return list;
+}
+
+/**
+ * The list a token opens in the caller's shop: from the shared-page cache while no revocation or
+ * write of the list came since it was read; else, a token that is not the app's for this shop is
+ * refused without asking the platform once the shop's lookup rate is spent, and the platform is
+ * asked under the link's own allowance (SHARE_LOOKUP_RATE).
+ */
+export async function readSharedList(caller: Caller, input: SharedListQuery): Promise<SharedListResult> {
+  const hash = shareTokenHash(input.token);
+  const now = clock.now().getTime();
+  const cached = await cachedSharedPage(caller.shop, hash, now);
+  if (cached) return limited(cached, input.limit);
+  await assertShareLookupWithinRate(caller.shop, isSignedShareToken(caller.shop, input.token) ? hash : undefined);
+  let displayName: string | null = null;
+  const page = await readAndCacheSharedPage(caller.shop, hash, now, {
+    async findList() {
+      const list = await findSharedList(caller, hash);
+      displayName = fieldValue(list.fields, SAVE_LIST_FIELDS.shareName);
+      return list;
+    },
+    readPage: async (handle) =>
+      pageOf(caller.shop, displayName, await listActiveItems(caller.admin, handle, MAX_SHARED_LIST_LIMIT, undefined)),
+  });
+  return limited(page, input.limit);
+}
+
+function pageOf(
+  shop: string,
+  displayName: string | null,
+  page: Awaited<ReturnType<typeof listActiveItems>>): SharedListResult {
   return {
-    displayName: fieldValue(list.fields, SAVE_LIST_FIELDS.shareName),
+    displayName,
     items: page.items.map((record) => {
       const stored = parseStoredJson(record.snapshot);
       // Whoever holds the link sees it, not the shopper who stored it: only links and images the shop or the platform serves.
       const snapshot =
         typeof stored === "object" && stored !== null && !Array.isArray(stored)
-          ? sharedSnapshot(stored as Record<string, unknown>, caller.shop)
+          ? sharedSnapshot(stored as Record<string, unknown>, shop)
           : stored;
       return {
         entityType: record.entityType,
@@ -115,4 +151,10 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
     }),
     hasMore: page.hasNextPage,
   };
+}
+
+/** The cache keeps the longest page a caller may ask for; a shorter one is its start. */
+function limited(page: SharedListResult, limit: number): SharedListResult {
+  if (page.items.length <= limit) return page;
+  return { ...page, items: page.items.slice(0, limit), hasMore: true };
 }

@@ -122,8 +122,9 @@ export interface BudgetCharge {
 /**
  * Counts one request against the shop's monthly budget, the customer's share of it and, at the
  * point of sale, the staff member's, or refuses it with PLAN_LIMIT_REACHED when any is used up (a
- * share's refusal leaves the shop's budget untouched). Past the budget, a shop whose merchant chose overage is served on paid
- * blocks instead (overage.server). Exact across instances: see quota-leases.
+ * share's refusal leaves the shop's budget untouched). Past the budget, a shop whose merchant chose
+ * overage is served on paid blocks instead (overage.server), unless its velocity guard paused
+ * billing. Exact across instances: see quota-leases.
  */
 export async function consumeMonthlyRequest(
   shop: string,
@@ -161,7 +162,7 @@ export async function consumeMonthlyRequest(
       refundShares();
       throw error;
     });
-    if (pastBudget) {
+    if (pastBudget === "admitted") {
       return {
         refund() {
           refundPastBudget(shop, period);
@@ -170,9 +171,12 @@ export async function consumeMonthlyRequest(
       };
     }
     refundShares();
+    const spent = `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up`;
     throw new ServiceError(
       "PLAN_LIMIT_REACHED",
-      `The ${plan.name} plan's monthly budget of ${plan.monthlyRequests.toLocaleString("en-US")} requests is used up; it resets at ${resetsAt()}`,
+      pastBudget === "paused"
+        ? `${spent} and overage billing is paused for review by the merchant; it resets at ${resetsAt()}`
+        : `${spent}; it resets at ${resetsAt()}`,
     );
   }
   return {

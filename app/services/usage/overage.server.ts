@@ -1,10 +1,17 @@
 import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
+import { writeLog } from "~/lib/json-log";
 import { runAdminGraphql } from "~/platform/admin-graphql.server";
 import { sendBillingEvent } from "~/platform/app-events.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, overageBlockPriceCents, type Plan } from "~/services/plans";
-import { nextBlock } from "./overage-decision";
+import {
+  nextBlock,
+  type OverageRefusal,
+  VELOCITY_HISTORY_MS,
+  VELOCITY_WINDOW_MS,
+  velocityWindowStart,
+} from "./overage-decision";
 import { createQuotaLeases, type QuotaCounter } from "./quota-leases.server";
 
 /**
@@ -53,7 +60,7 @@ const overageLeases = createQuotaLeases({
 });
 
 // Requests of one process that find the paid blocks spent wait on one charge, not one each.
-const beginning = new Map<string, Promise<boolean>>();
+const beginning = new Map<string, Promise<"again" | OverageRefusal>>();
 
 /** The shop's GID, which billing events name: read from the platform once, then kept with the choice. */
 const SHOP_ID = `#graphql
@@ -73,38 +80,60 @@ async function shopGidOf(shop: string, known: string | null): Promise<string> {
 /**
  * Admits one request past the shop's spent budget when the merchant chose overage: a unit of a
  * block already billed, or else the next block's billing event is sent (once, whichever instance
- * and however often it is tried) before the request is served. False: the request is refused as
- * without overage (off, Free, or the merchant's cap reached).
+ * and however often it is tried) before the request is served. Otherwise why the request is
+ * refused: overage off (or Free), the merchant's cap reached, or billing paused by the velocity guard.
  */
-export async function admitPastBudget(shop: string, plan: Plan, period: string): Promise<boolean> {
+export async function admitPastBudget(shop: string, plan: Plan, period: string): Promise<"admitted" | OverageRefusal> {
   const priceCents = overageBlockPriceCents(plan);
-  if (priceCents === undefined) return false;
+  if (priceCents === undefined) return "off";
   for (;;) {
-    if (await overageLeases.spend(shop, period, OVERAGE_BLOCK_REQUESTS)) return true;
+    if (await overageLeases.spend(shop, period, OVERAGE_BLOCK_REQUESTS)) return "admitted";
     const key = `${shop}\n${period}`;
     let pending = beginning.get(key);
     if (!pending) {
       pending = beginNextBlock(shop, period, priceCents).finally(() => beginning.delete(key));
       beginning.set(key, pending);
     }
-    if (!(await pending)) return false;
+    const outcome = await pending;
+    if (outcome !== "again") return outcome;
   }
 }
 
-/** True when a block is now billed that was not when the caller found none left. */
-async function beginNextBlock(shop: string, period: string, priceCents: number): Promise<boolean> {
+/**
+ * "again" when the caller should take from the month's blocks again: a block is now billed that
+ * was not when it found none left, or the state it decided on changed meanwhile.
+ */
+async function beginNextBlock(shop: string, period: string, priceCents: number): Promise<"again" | OverageRefusal> {
   const where = { shopDomain: shop, period };
-  const [choice, blocks, used] = await Promise.all([
+  const now = clock.now();
+  const [install, choice, blocks, used, recent] = await Promise.all([
+    prisma.shop.findUniqueOrThrow({ where: { domain: shop }, select: { installedAt: true } }),
     prisma.overageSetting.findUnique({ where: { shopDomain: shop } }),
     prisma.overageBlock.findMany({ where, orderBy: { block: "asc" } }),
     prisma.overageUsage.findUnique({ where: { shopDomain_period: where } }),
+    prisma.overageBlock.findMany({
+      where: {
+        shopDomain: shop,
+        attemptedAt: { gte: new Date(now.getTime() - VELOCITY_WINDOW_MS - VELOCITY_HISTORY_MS) },
+      },
+      select: { attemptedAt: true },
+    }),
   ]);
   const sent = blocks.filter((block) => block.sentAt !== null).length;
   // Another instance sent a block since this one found none left: take from it.
-  if ((used?.count ?? 0) < sent * OVERAGE_BLOCK_REQUESTS) return true;
-  const now = clock.now();
-  const next = nextBlock({ shop, period, priceCents, choice, blocks, now });
-  if (next.kind === "refuse") return false;
+  if ((used?.count ?? 0) < sent * OVERAGE_BLOCK_REQUESTS) return "again";
+  const next = nextBlock({
+    shop,
+    installedAt: install.installedAt,
+    period,
+    priceCents,
+    choice,
+    blocks,
+    recentBegunAt: recent.map((block) => block.attemptedAt),
+    now,
+  });
+  if (next.kind === "refuse") return next.reason;
+  if (next.kind === "pause") return pauseBilling(shop, choice!.resumedAt, next, now);
   if (next.kind === "settle") {
     // Sending again could charge it twice; serving it may go unpaid. The merchant is never overcharged.
     console.warn(
@@ -113,6 +142,9 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
   } else {
     if (next.begin) {
       // Written before the event is sent, so a retry after a lost answer finds the key and its age.
+      // The block's number is the row's key: instances that decided on the same state begin the
+      // same block and send the same event key, so racing instances cannot begin two blocks
+      // where the guard allowed one.
       await prisma.overageBlock.createMany({
         data: [
           {
@@ -138,7 +170,46 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
   await prisma.overageBlock.updateMany({ where: { ...where, block: next.block, sentAt: null }, data: { sentAt: now } });
   // A fresh lease: the one that ran dry takes single units, as a quota nearly used up does.
   await overageLeases.release(shop);
-  return true;
+  return "again";
+}
+
+/**
+ * Pauses the shop's billing, unless the merchant resumed (or another instance paused) since the
+ * setting was read: the write names the resume it decided on, so a verdict read before a resume
+ * cannot undo it. Only the instance whose write took logs the pause, so it is logged once.
+ */
+async function pauseBilling(
+  shop: string,
+  resumedAt: Date | null,
+  verdict: { begun: number; allowance: number },
+  now: Date,
+): Promise<"again" | "paused"> {
+  const paused = await prisma.overageSetting.updateMany({
+    where: { shopDomain: shop, pausedAt: null, resumedAt },
+    data: { pausedAt: now },
+  });
+  if (paused.count === 0) return "again";
+  writeLog("warn", "overage billing paused: blocks begun in the last hour passed the shop's allowance", {
+    shop,
+    blocksInHour: verdict.begun,
+    allowance: verdict.allowance,
+  });
+  return "paused";
+}
+
+/** While billing is paused: since when, and the blocks begun in the hour that led to it. */
+export async function overagePause(
+  shop: string,
+  choice: { pausedAt: Date | null; resumedAt: Date | null },
+): Promise<{ since: Date; blocksInHour: number } | null> {
+  if (choice.pausedAt === null) return null;
+  const blocksInHour = await prisma.overageBlock.count({
+    where: {
+      shopDomain: shop,
+      attemptedAt: { gte: velocityWindowStart(choice.pausedAt, choice.resumedAt), lte: choice.pausedAt },
+    },
+  });
+  return { since: choice.pausedAt, blocksInHour };
 }
 
 /** Puts back one unit of a block, for a request whose work failed in a way a retry can fix. */

@@ -44,6 +44,36 @@ export async function assertStaffWithinRate(shop: string, staff: string): Promis
   );
 }
 
+/**
+ * Platform reads of shared lists (docs/rate-limits.md, "Shared page"), taken only when the page is
+ * not in the shared-page cache: `link` per link the app made (its token carries the shop's MAC), so
+ * a link read again and again waits alone and every other link is untouched; `unsigned` per shop
+ * for every other token (links made before tokens carried the MAC, and guesses), so no number of
+ * addresses trying tokens costs the shop more than this many metaobject searches. A page is cached
+ * for 30 s and re-read after its owner's writes, so a real link needs a few reads a minute.
+ */
+export const SHARE_LOOKUP_RATE = {
+  link: { capacity: 20, refillPerSecond: 0.2 },
+  unsigned: { capacity: 30, refillPerSecond: 0.1 },
+} as const;
+
+/** RATE_LIMITED, with Retry-After, when a shared list may not be read from the platform now. */
+export async function assertShareLookupWithinRate(shop: string, signedTokenHash: string | undefined): Promise<void> {
+  if (signedTokenHash === undefined) {
+    await assertWithinRate(
+      `rate:share-lookup:${shop}`,
+      SHARE_LOOKUP_RATE.unsigned,
+      "Too many unknown share links opened",
+    );
+  } else {
+    await assertWithinRate(
+      `rate:share-link:${shop}:${signedTokenHash}`,
+      SHARE_LOOKUP_RATE.link,
+      "This shared list was opened too often",
+    );
+  }
+}
+
 /** RATE_LIMITED, with Retry-After, when the customer is over their rate. */
 export async function assertCustomerWithinRate(shop: string, customerGid: string): Promise<void> {
   await assertWithinRate(
