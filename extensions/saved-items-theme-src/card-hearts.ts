@@ -4,7 +4,7 @@ import { loadSavedState } from "./load-saved-state";
 import { saveOrRemove, type Outcome } from "./save-or-remove";
 import { isHandleSaved, savedValue, subscribe } from "./saved-state";
 import { fitSnapshot, type ShopperItem } from "./shopper-item";
-import { announce } from "./status-message";
+import { announce, showPause } from "./status-message";
 
 /**
  * The card hearts embed: a heart on every product card of the page (cards added later too). A
@@ -61,7 +61,6 @@ export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
       clearTimeout(clearStatus);
       if (outcome !== "guest") clearStatus = setTimeout(() => (status.textContent = ""), 5000);
     });
-    subscribe(() => setAttr(heart, "aria-pressed", isSaved()));
     const controls = [heart];
     // "Save to…" where the embed's setting asks for it (rendered for a logged-in shopper only).
     if (find(root, ".si-save-to-template")) {
@@ -71,6 +70,14 @@ export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
       );
       controls.push(saveTo);
     }
+    // A paused heart keeps the last known state, disabled; the toast stays for what a click did.
+    subscribe(() => {
+      setAttr(heart, "aria-pressed", isSaved());
+      showPause(
+        config,
+        controls.map((control) => find(control, ".si-save-to") || control),
+      );
+    });
     // A card is often a link, or inside one: clicks on its controls are theirs, not the card's.
     for (const control of controls) {
       listen(control, "click", (event) => {

@@ -2,9 +2,19 @@ import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
 import { data } from "./dom";
 import { guestRows, guestSavedMap } from "./guest-saves";
+import { pausedBy } from "./budget-pause";
 import { mergeGuestSaves } from "./merge-guest-saves";
 import { listPage } from "./proxy-client";
-import { beginRead, completeRead, replaceList, storedList, type SavedMap, type SavedRows } from "./saved-state";
+import {
+  beginRead,
+  completeRead,
+  pausedUntil,
+  replaceList,
+  setPaused,
+  storedList,
+  type SavedMap,
+  type SavedRows,
+} from "./saved-state";
 import { handleOf, type ShopperItem } from "./shopper-item";
 
 /** 10 pages of 100: the most a page reads, so a huge list cannot stall it. */
@@ -15,7 +25,8 @@ const loads: Record<string, Promise<void>> = {};
 /**
  * The saved state of the block's list, shared by every button and heart of the page. A customer's
  * comes from the stored state at once (before any request), then from one paged /list read only
- * when nothing fresh is stored; a guest's is the guest saves. A block with data-rows (the cart's)
+ * when nothing fresh is stored, or while saving is paused (each page view asks once whether the
+ * shop serves again); a guest's is the guest saves. A block with data-rows (the cart's)
  * keeps each item's snapshot in the state too, to list them without reading on every page.
  */
 export function loadSavedState(config: BlockConfig): Promise<void> {
@@ -30,7 +41,8 @@ async function loadCustomerState(config: BlockConfig): Promise<void> {
   const keepRows = !!data(config.root, "rows");
   if (stored) replaceList(config.context, stored.items, stored.rows);
   await mergeGuestSaves(config);
-  if (!(stored && stored.fresh && (stored.rows || !keepRows))) await readFromServer(config, keepRows);
+  if (!(stored && stored.fresh && (stored.rows || !keepRows)) || pausedUntil() !== undefined)
+    await readFromServer(config, keepRows);
 }
 
 async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<void> {
@@ -53,9 +65,11 @@ async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<v
     }
   } catch (error) {
     // Logged out since the page was rendered: this shopper's state is the guest saves. Any other
-    // failure keeps what was stored, stale or not, for the next page to read again.
+    // failure (a spent budget too) keeps what was stored, stale or not, for the next page to read again.
     if ((error as SavedItemsError).code === "AUTH_REQUIRED") showGuestSaves(context);
+    pausedBy(error as SavedItemsError, true, () => readFromServer(config, keepRows));
     return;
   }
+  setPaused(undefined);
   completeRead(context, items, readAt, rows);
 }

@@ -1,4 +1,5 @@
 import type { BlockConfig } from "./block-config";
+import { mergeGuestSaves } from "./merge-guest-saves";
 import { callProxy } from "./proxy-client";
 
 /** A list of the shopper's, as /lists answers it; `name` is null for a list never named. */
@@ -11,8 +12,10 @@ export interface NamedList {
 /**
  * The shopper's lists (the first 100: more than a theme's picker can show), newest first, and the
  * block's own list (its setting) first when the service has none yet: a save there creates it.
+ * Read once the guest saves are merged: read beside the merge, the counts would be from before it.
  */
 export async function namedLists(config: BlockConfig): Promise<NamedList[]> {
+  await mergeGuestSaves(config);
   return withBlockList(config, (await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" })).lists);
 }
 

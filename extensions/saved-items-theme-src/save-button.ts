@@ -4,7 +4,7 @@ import { loadSavedState } from "./load-saved-state";
 import { saveOrRemove } from "./save-or-remove";
 import { savedValue, subscribe } from "./saved-state";
 import { fitSnapshot, type ShopperItem } from "./shopper-item";
-import { announce } from "./status-message";
+import { announce, showPause } from "./status-message";
 
 interface Variant {
   id: number;
@@ -31,6 +31,7 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
   const gid = () =>
     `gid://shopify/${savesVariant ? `ProductVariant/${variantId}` : `Product/${data(root, "product-id")}`}`;
   const isSaved = () => savedValue(context, gid()) !== undefined;
+  const saveTo = find(root, ".si-save-to");
 
   function item(): ShopperItem {
     const variant: Partial<Variant> = (savesVariant && variants[variantId]) || {};
@@ -53,6 +54,7 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
     const on = isSaved();
     setAttr(button, "aria-pressed", on);
     label.textContent = config.text(on ? "saved" : "save");
+    showPause(config, saveTo ? [button, saveTo] : [button], true);
   }
 
   // Follows the theme's variant: a variant:change event, the product form's id input, ?variant=.
@@ -86,7 +88,6 @@ export function initSaveButton(config: BlockConfig): Promise<void> {
     const on = !isSaved();
     announce(config, await saveOrRemove(config, item(), on), on);
   });
-  const saveTo = find(root, ".si-save-to");
   if (saveTo) listen(saveTo, "click", () => import("./save-to").then((chunk) => chunk.openSaveTo(config, root, item)));
   subscribe(render);
   return loadSavedState(config);

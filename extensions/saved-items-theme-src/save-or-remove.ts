@@ -1,12 +1,16 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
+import { pausedBy } from "./budget-pause";
 import { setGuestSave } from "./guest-saves";
 import { callProxy } from "./proxy-client";
 import { savedValue, setSaved } from "./saved-state";
 import { handleOf, requestBody, type ShopperItem } from "./shopper-item";
 
-/** "busy": a change of the same item is still on its way, so this click did nothing. */
-export type Outcome = "ok" | "guest" | "error" | "busy";
+/**
+ * "busy": a change of the same item is still on its way, so this click did nothing. "paused": the
+ * shop's budget (or the shopper's share) is spent, so nothing changed.
+ */
+export type Outcome = "ok" | "guest" | "error" | "busy" | "paused";
 
 const pending: Record<string, true> = {};
 
@@ -27,12 +31,13 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
   const after = on ? handleOf(item.snapshot) : undefined;
   item.source = config.source;
   setSaved(context, entityGid, after, false, item);
-  const code = config.customer
+  const error = config.customer
     ? await callProxy(config, on ? "save" : "remove", requestBody(item)).then(
-        () => "",
-        (error: SavedItemsError) => error.code,
+        () => undefined,
+        (refusal: SavedItemsError) => refusal,
       )
-    : "AUTH_REQUIRED";
+    : ({ code: "AUTH_REQUIRED" } as SavedItemsError);
+  const code = error && error.code;
   delete pending[key];
   if (code === "AUTH_REQUIRED") {
     setGuestSave(item, on);
@@ -40,7 +45,7 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
   }
   if (code && code !== (on ? "DUPLICATE_SAVE" : "ITEM_NOT_FOUND")) {
     setSaved(context, entityGid, before, true, item);
-    return "error";
+    return pausedBy(error!, false) ? "paused" : "error";
   }
   setSaved(context, entityGid, after, true, item);
   return "ok";

@@ -1,19 +1,23 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
+import { pausedBy } from "./budget-pause";
 import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
 import { guestSaves } from "./guest-saves";
 import { mergeGuestSaves } from "./merge-guest-saves";
 import { initListManager } from "./list-manager";
 import { listPage } from "./proxy-client";
 import { saveOrRemove } from "./save-or-remove";
+import { keepShown, setPaused, shownRows, subscribe } from "./saved-state";
 import type { ShopperItem } from "./shopper-item";
-import { announce } from "./status-message";
+import { announce, showPause } from "./status-message";
 
 /**
  * The saved-items block: the customer's list a page at a time from /list ("Load more" follows the
  * cursor), read from the server on every view since it shows titles, images and prices, which the
  * stored state does not keep. A guest sees the guest saves and a login link. With data-lists, a
- * customer can switch to another of their lists, and create, rename and delete lists.
+ * customer can switch to another of their lists, and create, rename and delete lists. While the
+ * shop's budget (or the customer's share) is spent, it shows the rows it last read, from the
+ * device, read-only, and reads again on the next page view or at the reset time.
  */
 export function initSavedItemsList(config: BlockConfig): Promise<void> {
   const { root } = config;
@@ -27,6 +31,7 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
   function refresh() {
     setAttr(root, "data-state", rows().length ? "ready" : "empty");
     more.hidden = !cursor;
+    pause();
   }
 
   /** A row from the block's template; what the snapshot lacks, or holds unsafe, is left out. */
@@ -80,12 +85,20 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
       const page = await listPage(config, pageSize, cursor, reading);
       // Switched to another list meanwhile: that list's read shows instead.
       if (reading !== context) return;
-      for (const item of page.items) addRow({ ...item, context } as ShopperItem);
+      const items = page.items.map((item) => ({ ...item, context }) as ShopperItem);
+      setPaused(undefined);
+      keepShown(context, items, !!cursor);
+      items.forEach(addRow);
       cursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
       refresh();
     } catch (error) {
       if ((error as SavedItemsError).code === "AUTH_REQUIRED") showGuestSaves();
-      else setAttr(root, "data-state", "error");
+      else if (pausedBy(error as SavedItemsError, true, reread)) {
+        cursor = null;
+        list.replaceChildren();
+        shownRows(context).forEach(addRow);
+        refresh();
+      } else setAttr(root, "data-state", "error");
     } finally {
       more.disabled = false;
     }
@@ -99,6 +112,10 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     return loadPage();
   }
 
+  const reread = () => show(context);
+  // Read-only while paused: every control of the block, its rows' too, and the status says why.
+  const pause = () => showPause(config, all(root, "button, select"), true);
+  subscribe(pause);
   listen(more, "click", loadPage);
   listen(find(root, ".si-retry")!, "click", loadPage);
   return Promise.all([loadPage(), config.customer && data(root, "lists") && initListManager(config, show)]).then(

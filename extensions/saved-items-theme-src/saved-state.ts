@@ -19,10 +19,14 @@ export type SavedRows = Record<string, ShopperItem>;
  */
 const STATE_TTL_MS = 10 * 60 * 1000;
 
-/** One key per shop: {customer, lists: {context: {readAt, items}}}. */
+/** One key per shop: {customer, lists: {context: {readAt, items}}, shown, paused}. */
 interface StoredState {
   customer: string;
   lists: Record<string, { readAt: number; items: SavedMap; rows?: SavedRows } | undefined>;
+  /** Per context, the rows the Saved items block last read: what it shows while saving is paused. */
+  shown?: Record<string, ShopperItem[] | undefined>;
+  /** Set while saving is paused (see setPaused). */
+  paused?: string;
 }
 
 const lists: Record<string, SavedMap> = {};
@@ -33,6 +37,8 @@ const renderers: (() => void)[] = [];
 /** The page's shop's key in localStorage, and its customer ("" for a guest); set by startSession. */
 let stateKey = "";
 let sessionCustomer = "";
+/** The reset time while saving is paused, "" when the service gave none; undefined while it serves. */
+let paused: string | undefined;
 
 const list = (context: string) => (lists[context] ||= {});
 const notify = () => renderers.forEach((render) => render());
@@ -63,6 +69,7 @@ export function startSession({ shop, customer }: BlockConfig): void {
   sessionCustomer = customer;
   const stored = readStored<StoredState>(stateKey);
   if (stored && stored.customer !== customer) writeStored(stateKey, undefined);
+  else paused = stored && stored.paused;
   listen(window, "storage", (event) => {
     // Another tab wrote: take its state for every list this page shows.
     if ((event as StorageEvent).key !== (customer ? stateKey : GUEST_KEY)) return;
@@ -94,6 +101,34 @@ function updateStored(change: (stored: StoredState) => void): void {
   const stored = storedState() || { customer, lists: {} };
   change(stored);
   writeStored(stateKey, stored);
+}
+
+export const pausedUntil = (): string | undefined => paused;
+
+/**
+ * Pauses saving (the shop's monthly budget, or this customer's share of it, is spent) until
+ * `until`, the reset time ("" when unknown), or resumes it (undefined). Kept with the customer's
+ * state, so that the next page shows the pause before its own read answers.
+ */
+export function setPaused(until: string | undefined): void {
+  if (until === paused) return;
+  paused = until;
+  updateStored((stored) => (stored.paused = until));
+  notify();
+}
+
+/** The rows the Saved items block last read of a context, for this customer. */
+export const shownRows = (context: string): ShopperItem[] => {
+  const state = storedState();
+  return (state && state.shown && state.shown[context]) || [];
+};
+
+/** Keeps a page the Saved items block read: the first replaces what was kept, a further one adds to it. */
+export function keepShown(context: string, items: ShopperItem[], further: boolean): void {
+  updateStored((stored) => {
+    const shown = (stored.shown ||= {});
+    shown[context] = ((further && shown[context]) || []).concat(items);
+  });
 }
 
 export function replaceList(context: string, items: SavedMap, listRows?: SavedRows): void {
@@ -142,6 +177,9 @@ export function setSaved(
       const kept = stored.lists[context];
       if (kept) setEntry(kept.items, gid, value);
       if (kept && kept.rows) setEntry(kept.rows, gid, row);
+      // A save goes first, as the list is read (newest first); a remove leaves.
+      const shown = stored.shown && stored.shown[context];
+      if (shown) stored.shown![context] = (row ? [row] : []).concat(shown.filter((other) => other.entityGid !== gid));
     });
   }
   notify();
