@@ -666,7 +666,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
       await entry.prepare();
       return new Promise((resolve, reject) => {
         server.once("error", reject);
-        server.listen(config.port, config.host, () => {
+        // The kernel's queue of connections not yet accepted holds node's default 511: a burst from
+        // one address (a thousand reopened at once, each closed as it is accepted past its share)
+        // overflowed it, and the SYNs of everyone else were dropped and resent a second later. As
+        // long as the connections the server may hold, so a burst waits its turn (net.core.somaxconn caps it).
+        server.listen({ port: config.port, host: config.host, backlog: config.maxConnections }, () => {
           server.off("error", reject);
           const address = server.address();
           const bound =
