@@ -169,24 +169,15 @@ describe("a body whose credential it is", () => {
     }
   });
 
-  test("with a bogus HMAC is answered 401 with Connection: close, and the server closes the socket", async () => {
+  // The app's reading of a body (Remix's Request, the platform library's check) held a forged one
+  // up to five times over; the server checks the signature as the bytes arrive and keeps them once.
+  test("with a bogus HMAC is refused by the server as it ends, never given to the app: 401 with Connection: close, and the socket closed", async () => {
     const { socket, received, closed } = await rawConnection(server.port);
     socket.write(`${webhookHead(2)}{}`);
     await closed;
     const answer = parseRawResponse(received());
     expect(answer.status).toBe(401);
     expect(answer.headers.connection).toBe("close");
-    socket.destroy();
-  });
-
-  // The app's reading of a body (Remix's Request, the platform library's check) held a forged one
-  // up to five times over; the server checks the signature as the bytes arrive and keeps them once.
-  test("with a bogus HMAC is refused by the server as it ends, never given to the app", async () => {
-    const { socket, received, closed } = await rawConnection(server.port);
-    socket.write(`${webhookHead(2)}{}`);
-    await closed;
-    const answer = parseRawResponse(received());
-    expect(answer.status).toBe(401);
     expect(JSON.parse(answer.body).error).toEqual({
       code: "AUTH_REQUIRED",
       message: "Request body signature does not match",
