@@ -21,9 +21,11 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 
 // What the HTTP server (server/http-server.ts) takes from this module, `build.entry.module`, rather
 // than bundling its own copies: the request scope's AsyncLocalStorage and the metrics registry must
-// be the very instances the routes use, and those live in this build.
+// be the very instances the routes use, and those live in this build; a signed body's check is the
+// app's (its secret is the app's configuration), which the server runs before the app reads the body.
 export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
+export { BODY_SIGNATURE_HEADER, bodySignatureCheck } from "~/edge/front-doors/body-signature.server";
 
 /** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
 export const readiness = () => readinessOf(pool);

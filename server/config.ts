@@ -78,7 +78,7 @@ export interface ServerConfig {
   bodyTimeoutMs: number;
   /** An idle keep-alive connection is closed after this (node's server.keepAliveTimeout). */
   keepAliveTimeoutMs: number;
-  /** After a response sent before its request body was read, how long the rest is read and discarded. */
+  /** After a response sent before its request body was read, how long the connection stays open (the rest unread). */
   lingerMs: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish before connections are cut. */
   shutdownTimeoutMs: number;

@@ -17,6 +17,7 @@ import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../ap
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
+import type { BodySignatureCheck } from "../app/edge/front-doors/body-signature.server";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
 import { clientAddressOf, createRemixResponder, hasValidRequestUrl, type RemixResponder } from "./remix-adapter";
@@ -67,6 +68,10 @@ interface RequestState {
   maxBodyBytes: number;
   /** Its credential is a signature over its body (webhooks, the Flow callback): see bodyIsCredential. */
   bodyIsCredential: boolean;
+  /** The check of a body whose credential it is, which the server reads itself (readSignedBody). */
+  signature?: BodySignatureCheck;
+  /** That body once its signature matched: what the app reads instead of the request. */
+  signedBody?: Buffer[];
   /** Set where the server itself answers (endpoints, static files); else derived from the path. */
   route?: string;
   bodyTimedOut?: boolean;
@@ -165,11 +170,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
     (req, res) => {
       const state = beginRequest(req, res);
       if (refusedAtOnce(req, res, state)) return;
-      const direct = directResponderFor(state.path);
-      if (direct) serveDirectly(req, res, state, direct);
-      else app(req, res);
+      if (state.signature === undefined) serve(req, res, state);
+      else void readSignedBody(req, res, state, state.signature).then((signed) => signed && serve(req, res, state));
     },
   );
+
+  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    const direct = directResponderFor(state.path);
+    if (direct) serveDirectly(req, res, state, direct);
+    else app(req, res);
+  }
   server.maxConnections = config.maxConnections;
   const metrics = new HttpMetrics(server, () => unauthenticatedBodyBytes);
 
@@ -300,7 +310,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
       refuseBody(res, state);
       return true;
     }
-    if (state.bodyIsCredential && hasBody(req) && !reserveUnauthenticatedBody(req, res, state)) {
+    if (!state.bodyIsCredential || !hasBody(req)) return false;
+    const header = req.headers[entry.BODY_SIGNATURE_HEADER];
+    state.signature = entry.bodySignatureCheck(Array.isArray(header) ? header[0] : header);
+    if (state.signature === undefined) {
+      refuseSignature(res, "Request body signature missing");
+      return true;
+    }
+    if (!reserveUnauthenticatedBody(req, res, state)) {
       // 503, not RATE_LIMITED's 429: the budget is the whole process's, not this caller's share.
       const body = errorEnvelope(
         new ServiceError("RATE_LIMITED", "Too many unauthenticated request bodies in flight; retry shortly", {
@@ -315,7 +332,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
 
   /**
-   * A body whose credential it is may be held whole before its HMAC can be checked: what all such
+   * A body whose credential it is is held whole (once: readSignedBody) before its HMAC can be
+   * checked as it ends: what all such
    * requests may hold at once is config.unauthenticatedBodyBudgetBytes, so bogus signatures cannot
    * grow the process without bound, and one client address (read as clientAddressOf reads it, so
    * behind a trusted proxy too) may hold a quarter of it (UNAUTHENTICATED_BODY_SHARE), so one
@@ -353,6 +371,63 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return true;
   }
 
+  function refuseSignature(res: ServerResponse, message: string): void {
+    const body = envelope("AUTH_REQUIRED", message);
+    res.writeHead(401, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
+  }
+
+  /**
+   * Reads a body whose credential it is, checking its signature as the bytes arrive and keeping
+   * them once: resolves with the body when the signature matches (the app then reads it from
+   * there), and otherwise answers 401 (or 413 past the path's bound) and drops it. A forged body
+   * is thus never held more than once, nor copied by the app's readers and the platform library's
+   * check (a buffer of the whole, a string, its encoding and its signing copy: five times its size
+   * at the peak), and the bytes its reservation counts are the bytes the process holds.
+   */
+  function readSignedBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: RequestState,
+    signature: BodySignatureCheck,
+  ): Promise<boolean> {
+    return new Promise((resolve) => {
+      let chunks: Buffer[] = [];
+      let size = 0;
+      const stop = (signed: boolean) => {
+        req.off("data", onData);
+        req.off("end", onEnd);
+        res.off("close", onGone);
+        if (signed) state.signedBody = chunks;
+        chunks = [];
+        resolve(signed);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > state.maxBodyBytes) {
+          stop(false);
+          refuseBody(res, state);
+          return;
+        }
+        signature.update(chunk);
+        chunks.push(chunk);
+      };
+      const onEnd = () => {
+        if (signature.matches()) {
+          stop(true);
+          return;
+        }
+        stop(false);
+        refuseSignature(res, "Request body signature does not match");
+      };
+      // Answered meanwhile (408, too slow) or the client went away.
+      const onGone = () => stop(false);
+      req.on("data", onData);
+      req.once("end", onEnd);
+      res.once("close", onGone);
+    });
+  }
+
   function refuseBody(res: ServerResponse, state: RequestState): void {
     if (res.headersSent) return;
     const body = envelope("VALIDATION_ERROR", `Body is larger than ${state.maxBodyBytes} bytes`);
@@ -362,10 +437,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   /**
    * A response that goes out before its request body has fully arrived (a 413 judged on the declared
-   * length, a 401/405/415 that never reads the body) says Connection: close; the rest of the body is
-   * then read and thrown away for at most config.lingerMs before the socket closes, so the client
-   * reads the response instead of a reset, and its next request goes out on a fresh connection
-   * rather than behind an upload nobody reads. A body still incomplete config.bodyTimeoutMs after the
+   * length, a 401/405/415 that never reads the body, a 503 past the budget) says Connection: close;
+   * the rest of the body is left unread (stopReading) and the socket closes config.lingerMs after
+   * the response went out, so the client reads the response instead of a reset, and its next
+   * request goes out on a fresh connection rather than behind an upload nobody reads. A body still incomplete config.bodyTimeoutMs after the
    * request began is answered 408 and its connection closed. While draining, every response says
    * Connection: close.
    */
@@ -373,6 +448,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const socket = req.socket;
     const expectsBody = hasBody(req);
     const writeHead = res.writeHead;
+    let leftUnread = false;
     res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
       // A refused signature closes its connection: a forger does not keep a socket to send the next one on.
       const status = typeof args[0] === "number" ? args[0] : this.statusCode;
@@ -380,6 +456,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (expectsBody && !req.complete && !this.headersSent) {
         if (!state.bodyTimedOut) state.refusedEarly = true;
         this.setHeader("Connection", "close");
+        leftUnread = true;
+        stopReading(req);
         closeAfterLinger(socket, state);
       }
       return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
@@ -389,7 +467,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       // What node does for a body nobody read (IncomingMessage._dump), also when a reader was attached
       // (Remix's request body stream): drop its listeners and let the bytes drain, so the connection
       // reads the next request, or lingers to its close.
-      if (!req.readableEnded) {
+      if (!req.readableEnded && !leftUnread) {
         req.removeAllListeners("data");
         req.resume();
       }
@@ -441,10 +519,27 @@ export function createAppServer(options: AppServerOptions): AppServer {
     res.once("close", () => clearTimeout(timer));
   }
 
+  /**
+   * The rest of a refused body is never read: node dumps a body nobody read at the socket's full
+   * speed, and each piece it reads is a fresh buffer of up to 64 KiB that lives until the next full
+   * garbage collection; 126 refused 4 MiB bodies read for the linger's 2 s were most of the 69.5 MiB
+   * bench:edge's A2 grew the process by (docs/scaling.md). The socket stops reading at once and is
+   * never resumed (node's dump of the request resumes it), so what the client goes on sending
+   * waits in the kernel's buffers until the socket closes; only what arrived in the same read as
+   * the headers is parsed.
+   */
+  function stopReading(req: IncomingMessage): void {
+    const socket = req.socket;
+    req.removeAllListeners("data");
+    socket.pause();
+    socket.resume = () => socket;
+  }
+
   function closeAfterLinger(socket: Socket, state: RequestState): void {
     // node ends a Connection: close response with socket.destroySoon(), which destroys the socket as
-    // soon as the response is flushed: unread request bytes still arriving would then draw a reset
-    // that can overtake the response. Half-close instead, and keep reading for a bounded time.
+    // soon as the response is flushed: unread request bytes still waiting would then draw a reset
+    // that can overtake the response. Half-close instead, and wait a bounded time, reading nothing
+    // (stopReading), for the client to read the response before the socket is destroyed.
     // A body that missed its deadline is not waited for: close once the response is flushed.
     socket.destroySoon = function (this: Socket) {
       if (this.writable) this.end();
@@ -624,7 +719,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * cache) lands in the access log.
    */
   function serveRemix(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
-    const body = { maxBytes: state.maxBodyBytes, onTooLarge: () => refuseBody(res, state) };
+    const body = { maxBytes: state.maxBodyBytes, onTooLarge: () => refuseBody(res, state), signed: state.signedBody };
+    state.signedBody = undefined;
     return entry
       .runInRequestScope(state.log, () => responder(req, res, state.context, body))
       .catch((error: unknown) => failRequest(error, req, res));
@@ -666,7 +762,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
       await entry.prepare();
       return new Promise((resolve, reject) => {
         server.once("error", reject);
-        server.listen(config.port, config.host, () => {
+        // The kernel's queue of connections not yet accepted holds node's default 511: a burst from
+        // one address (a thousand reopened at once, each closed as it is accepted past its share)
+        // overflowed it, and the SYNs of everyone else were dropped and resent a second later. As
+        // long as the connections the server may hold, so a burst waits its turn (net.core.somaxconn caps it).
+        server.listen({ port: config.port, host: config.host, backlog: config.maxConnections }, () => {
           server.off("error", reject);
           const address = server.address();
           const bound =

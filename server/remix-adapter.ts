@@ -12,6 +12,8 @@ export interface BodyBound {
   maxBytes: number;
   /** Called once, as the first byte past maxBytes arrives: the server answers 413. */
   onTooLarge: () => void;
+  /** The whole body, already read by the server (one whose signature it checked): read from here. */
+  signed?: Buffer[];
 }
 
 export type RemixResponder = (
@@ -137,6 +139,16 @@ function bodyStreamOf(req: IncomingMessage, bound: BodyBound, controller: AbortC
   );
 }
 
+/** A body the server has read whole, as a stream of its own chunks (none copied). */
+function streamOfChunks(chunks: Buffer[]): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(stream) {
+      for (const chunk of chunks) stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      stream.close();
+    },
+  });
+}
+
 function fetchRequestOf(req: IncomingMessage, res: ServerResponse, body: BodyBound): Request {
   // From req.headers, not the raw ones: the server drops untrusted forwarding headers and sets the
   // request id there.
@@ -154,7 +166,7 @@ function fetchRequestOf(req: IncomingMessage, res: ServerResponse, body: BodyBou
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = bodyStreamOf(req, body, controller);
+    init.body = body.signed ? streamOfChunks(body.signed) : bodyStreamOf(req, body, controller);
     init.duplex = "half";
   }
   return new Request(requestUrlOf(req), init);

@@ -1,12 +1,18 @@
 // Who may open the embedded admin: only an admin session token (issued by the shop's admin for the
-// app, to a staff user). Tokens of the app's extensions, signed with the same secret, are refused
-// with 401, through the app's real request handler, as a document load and as a fetcher's post.
+// app, to a staff user). Customer-account tokens, signed with the same secret, are refused with 401,
+// through the app's real request handler, as a document load and as a fetcher's post. A POS token is
+// the same ID token as App Bridge's and opens the admin as its user could (decision 0019).
 import { describe, expect, test } from "vitest";
 import { isAdminSessionToken } from "~/edge/front-doors/admin-shop.server";
 import { TEST_ENV } from "../setup/test-env";
 import { APP_URL, givenShop, sendToApp } from "../support/app";
 import { BROWSER_AGENT } from "../support/insights";
-import { adminSessionToken, customerAccountSessionToken, withAdminSession } from "../support/session-token";
+import {
+  adminSessionToken,
+  customerAccountSessionToken,
+  posSessionToken,
+  withAdminSession,
+} from "../support/session-token";
 
 const app = { apiKey: TEST_ENV.SHOPIFY_API_KEY, apiSecret: TEST_ENV.SHOPIFY_API_SECRET };
 const CUSTOMER = "gid://shopify/Customer/1001";
@@ -41,6 +47,12 @@ describe("the admin's front door", () => {
       ),
     );
     expect(response.status).toBe(200);
+  });
+
+  test("a POS token, the platform's ID token for the user logged into POS, opens it as that user's admin token would (decision 0019)", async () => {
+    const shop = await givenShop();
+    const token = await posSessionToken({ shop, ...app, staffUserId: "902541635" });
+    expect((await sendToApp(plansDocument(shop, token))).status).toBe(200);
   });
 
   const others: [string, (shop: string) => Promise<string>][] = [

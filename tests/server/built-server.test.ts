@@ -1,10 +1,11 @@
 // `npm start` as built: node build/server.js, a bundle of server/ next to the Remix build.
 import { readdirSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { platformServer } from "../support/platform";
-import { freshDatabaseUrl, repoRoot, send, serverBuildDir, startBuiltServer, type ChildServer } from "./support";
+import { freshDatabaseUrl, repoRoot, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "./support";
 
 let dir: string;
 const children: ChildServer[] = [];
@@ -67,6 +68,43 @@ describe("the bundle", () => {
     expect(child.output()).not.toContain("secret-query-value");
     expect(child.output()).not.toContain("cat-secret-value");
   });
+});
+
+describe("the listen backlog", () => {
+  // Node's default backlog (511): past it the kernel drops new connections' SYNs.
+  const NODE_DEFAULT_BACKLOG = 511;
+
+  test("a burst of connections from one address longer than node's default backlog waits to be accepted, and another address still gets in", async () => {
+    const child = await start({ DATABASE_URL: await freshDatabaseUrl() });
+    const sockets: Socket[] = [];
+    let connected = 0;
+    const open = (localAddress: string) => {
+      const socket = connect({ port: child.port, host: "127.0.0.1", localAddress });
+      sockets.push(socket);
+      socket.on("error", () => {});
+      return new Promise<void>((resolve) =>
+        socket.once("connect", () => {
+          connected++;
+          resolve();
+        }),
+      );
+    };
+    // Stopped, the server accepts nothing: the kernel completes handshakes only while its queue has room.
+    child.child.kill("SIGSTOP");
+    try {
+      const burst = NODE_DEFAULT_BACKLOG + 40;
+      for (let index = 0; index < burst; index++) void open("127.0.0.2");
+      await expect.poll(() => connected, { timeout: 20_000 }).toBeGreaterThanOrEqual(NODE_DEFAULT_BACKLOG);
+      const probe = open("127.0.0.1");
+      // A dropped SYN is resent after a second; the probe gets in at once or not while the server is stopped.
+      const outcome = await Promise.race([probe.then(() => "connected"), sleep(3_000).then(() => "dropped")]);
+      expect(outcome).toBe("connected");
+      expect(connected).toBe(burst + 1);
+    } finally {
+      child.child.kill("SIGCONT");
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 60_000);
 });
 
 describe("configuration", () => {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
+import { loadServerConfig, MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
 import { platformServer } from "../support/platform";
 import { customerAccountSessionToken } from "../support/session-token";
 import { TEST_ENV } from "../setup/test-env";
@@ -146,6 +146,44 @@ describe("a body past the bound, before any signature is checked", () => {
     },
     60_000,
   );
+});
+
+describe("bodies at the bound with bogus HMACs, as many at once as the budget takes", () => {
+  // The default budget, a quarter of it per address (server/http-server.ts): two 4 MiB bodies from each of four addresses.
+  const budget = loadServerConfig({}).unauthenticatedBodyBudgetBytes;
+  const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
+  const perSender = budget / senders.length / MAX_WEBHOOK_BODY_BYTES;
+  const BODY = Buffer.alloc(MAX_WEBHOOK_BODY_BYTES, 0x20);
+
+  function postFrom(localAddress: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        `${server.url}/webhooks/app/uninstalled`,
+        { method: "POST", headers: signedHeaders(), localAddress, agent: false },
+        (response) => {
+          response.resume();
+          response.on("end", () => resolve(response.statusCode!));
+        },
+      );
+      request.on("error", reject);
+      request.end(BODY);
+    });
+  }
+
+  // Read by the app, each was held up to five times over (Remix's Request, the platform library's
+  // string, its encoding and signing copy): +45 MiB here, past the budget that was to bound them.
+  test("each is held once: all 401, and the server's RSS peaks within the budget of where it was", async () => {
+    const before = resetPeakRss();
+    const statuses = await Promise.all(
+      senders.flatMap((address) => Array.from({ length: perSender }, () => postFrom(address))),
+    );
+    const peak = statusField("VmHWM");
+    expect(statuses).toEqual(Array.from({ length: budget / MAX_WEBHOOK_BODY_BYTES }, () => 401));
+    console.log(
+      `[hostile] ${statuses.length} concurrent ${MAX_WEBHOOK_BODY_BYTES / MiB} MiB bogus bodies: peak +${((peak - before) / MiB).toFixed(1)} MiB`,
+    );
+    expect(peak - before).toBeLessThan(budget);
+  }, 60_000);
 });
 
 describe("a request no URL can be built from", () => {

@@ -2,10 +2,12 @@
 // bodies dripped in before their HMAC can be checked, bytes of bogus bodies in flight. Over real
 // connections from two loopback addresses (127.0.0.0/8 is all this host's) to the server module on
 // the production build, with its bounds configured small so the scaled-down attack runs in seconds.
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { TEST_ENV } from "../setup/test-env";
 import { platformServer } from "../support/platform";
 import {
   loadBuild,
@@ -167,14 +169,56 @@ describe("a body whose credential it is", () => {
     }
   });
 
-  test("with a bogus HMAC is answered 401 with Connection: close, and the server closes the socket", async () => {
+  // The app's reading of a body (Remix's Request, the platform library's check) held a forged one
+  // up to five times over; the server checks the signature as the bytes arrive and keeps them once.
+  test("with a bogus HMAC is refused by the server as it ends, never given to the app: 401 with Connection: close, and the socket closed", async () => {
     const { socket, received, closed } = await rawConnection(server.port);
     socket.write(`${webhookHead(2)}{}`);
     await closed;
     const answer = parseRawResponse(received());
     expect(answer.status).toBe(401);
     expect(answer.headers.connection).toBe("close");
+    expect(JSON.parse(answer.body).error).toEqual({
+      code: "AUTH_REQUIRED",
+      message: "Request body signature does not match",
+      retryable: false,
+    });
     socket.destroy();
+  });
+
+  test("without a signature is answered 401 at once, before any of it is read", async () => {
+    holdServerTimers();
+    const { socket, received, closed } = await rawConnection(server.port);
+    try {
+      socket.write(webhookHead(HELD_BODY_BYTES).replace("X-Shopify-Hmac-Sha256: Ym9ndXM=\r\n", ""));
+      await closed;
+      const answer = parseRawResponse(received());
+      expect(answer.status).toBe(401);
+      expect(answer.headers.connection).toBe("close");
+      expect(JSON.parse(answer.body).error.message).toBe("Request body signature missing");
+      expect(server.appServer.unauthenticatedBodyBytes).toBe(0);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  test("signed with the app's secret still reaches the app whole and is verified there", async () => {
+    const body = JSON.stringify({ id: 1, domain: "never-installed.myshopify.com", pad: "x".repeat(300_000) });
+    const headers = Object.fromEntries(
+      BOGUS_WEBHOOK_HEADERS.split("\r\n").map((line) => line.split(": ") as [string, string]),
+    );
+    headers["X-Shopify-Shop-Domain"] = "never-installed.myshopify.com";
+    headers["X-Shopify-Hmac-Sha256"] = createHmac("sha256", TEST_ENV.SHOPIFY_API_SECRET).update(body).digest("base64");
+    const delivered = await send(`${server.url}/webhooks/app/uninstalled`, { method: "POST", headers, body });
+    expect(delivered.status).toBe(200);
+    // One byte changed after signing: the server's check refuses it.
+    const tampered = await send(`${server.url}/webhooks/app/uninstalled`, {
+      method: "POST",
+      headers,
+      body: body.replace('"id":1', '"id":2'),
+    });
+    expect(tampered.status).toBe(401);
+    expect(JSON.parse(tampered.body).error.code).toBe("AUTH_REQUIRED");
   });
 });
 

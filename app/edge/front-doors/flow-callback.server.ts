@@ -1,7 +1,6 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { getEnv } from "~/config/env.server";
 import { SHOP_DOMAIN_PATTERN } from "~/services/channels";
+import { BODY_SIGNATURE_HEADER, bodySignatureCheck } from "./body-signature.server";
 
 /** What Flow's trigger lifecycle callback carries (its documented properties; others are ignored). */
 const LifecycleSchema = z.object({
@@ -17,15 +16,15 @@ export type FlowLifecycleCallback = z.infer<typeof LifecycleSchema>;
 export class FlowCallbackRefused extends Error {}
 
 /**
- * A Flow callback as Flow signs it: the raw body's HMAC-SHA256 under the app's client secret, in
- * base64 in X-Shopify-Hmac-Sha256, as for webhooks (the library's own check needs the shop's
- * offline session, and may renew its token outside our single-flight renewal).
+ * A Flow callback as Flow signs it: the raw body signed as webhooks are (body-signature.server.ts;
+ * the library's own check needs the shop's offline session, and may renew its token outside our
+ * single-flight renewal).
  */
 export async function requireFlowLifecycleCallback(request: Request): Promise<FlowLifecycleCallback> {
   const rawBody = await request.text();
-  const received = Buffer.from(request.headers.get("x-shopify-hmac-sha256") ?? "", "base64");
-  const expected = createHmac("sha256", getEnv().SHOPIFY_API_SECRET).update(rawBody, "utf8").digest();
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) throw new FlowCallbackRefused();
+  const check = bodySignatureCheck(request.headers.get(BODY_SIGNATURE_HEADER) ?? undefined);
+  check?.update(Buffer.from(rawBody, "utf8"));
+  if (!check?.matches()) throw new FlowCallbackRefused();
   let json: unknown;
   try {
     json = JSON.parse(rawBody);

@@ -39,9 +39,11 @@ export function customerAccountSessionToken(options: {
 }
 
 /**
- * A point-of-sale UI extension session token as the platform issues it: signed like an admin
- * session token (HS256 with the app's client secret; iss the shop's admin, dest the shop, aud the
- * client id, sub the staff user's numeric id, sid the session).
+ * A point-of-sale UI extension session token as the platform issues it: the same OpenID Connect ID
+ * token App Bridge issues in the admin ("App Authentication" on shopify.dev's POS UI extensions
+ * page; decision 0019): HS256 with the app's client secret, iss the shop's admin, dest the shop, aud
+ * the client id, sub the numeric id of the user logged into POS (not the staff member pinned in),
+ * sid the session.
  */
 export function posSessionToken(options: {
   shop: string;
@@ -72,6 +74,7 @@ export function posSessionToken(options: {
  * An admin session token as App Bridge presents it (the platform's "Session tokens" page): iss the
  * shop's admin, dest the shop, both with https, aud the client id, sub the staff user. The
  * library's own test helper writes iss without its scheme, which the app's admin door refuses.
+ * The platform documents no claim by which it differs from a POS token, so it is minted as one.
  */
 export function adminSessionToken(options: {
   shop: string;
