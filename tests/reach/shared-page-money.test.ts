@@ -3,7 +3,7 @@
 // opening for others, and tokens tried from many addresses cost the shop a bounded number of
 // platform searches. Through the app's request handler, signed as the platform's app proxy signs.
 import { randomBytes } from "node:crypto";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { PLANS } from "~/services/plans";
 import { retentionWindowMs } from "~/config/env.server";
@@ -80,6 +80,24 @@ describe("logged-out viewers of a shared link (A5)", () => {
 
     expect((await callProxy("/proxy/api/share-revoke", { shop, body: { context: "wishlist" } })).status).toBe(200);
     expect((await openPage(shop, token, address(3))).status).toBe(404);
+  });
+
+  test("an open that comes after a revocation is not answered by a read begun before it", async () => {
+    const shop = await givenShop({ plan: "free" });
+    const token = await sharedList(shop, ["Linen shirt"]);
+    // The first open's read of the items is held until after the revocation.
+    emulator.injectFault({ kind: "delay", delayMs: 500, operationName: "SavedItemsListActive", shop });
+    const first = openPage(shop, token, address(1));
+    await vi.waitFor(() =>
+      expect(
+        emulator.requests.some((request) => request.shop === shop && request.operationName === "SavedItemsListActive"),
+      ).toBe(true),
+    );
+
+    expect((await callProxy("/proxy/api/share-revoke", { shop, body: { context: "wishlist" } })).status).toBe(200);
+    expect((await openPage(shop, token, address(2))).status).toBe(404);
+    // The open made before the revocation may show the list it found.
+    expect((await first).status).toBe(200);
   });
 });
 

@@ -26,13 +26,19 @@ const MAX_PAGES = 2_000;
 const pages = new Map<string, CachedPage>();
 registerProcessCache(() => pages.clear());
 // Opens of one token that find no page wait on one read, not one each.
-const filling = new Map<string, Promise<SharedListResult>>();
+const filling = new Map<string, Promise<PageRecord>>();
 
-interface CachedPage {
+/** A page as read, with the versions read before it (undefined where the coordinator could not say). */
+interface PageRecord {
   listHandle: string;
+  shareVersion: number | undefined;
+  itemsVersion: number | undefined;
+  result: SharedListResult;
+}
+
+interface CachedPage extends PageRecord {
   shareVersion: number;
   itemsVersion: number;
-  result: SharedListResult;
   expiresAt: number;
 }
 
@@ -60,23 +66,41 @@ export async function cachedSharedPage(
   const key = `${shop}\n${tokenHash}`;
   const page = pages.get(key);
   if (!page || page.expiresAt <= now) return undefined;
+  return (await versionsHold(shop, page)) ? page.result : undefined;
+}
+
+/** Whether no revocation and no write of the page's list came since its versions were read. */
+async function versionsHold(shop: string, page: PageRecord): Promise<boolean> {
+  if (page.shareVersion === undefined || page.itemsVersion === undefined) return false;
   const versions = await readVersions([shareVersionKey(shop), itemsVersionKey(shop, page.listHandle)]);
-  if (!versions || versions[0] !== page.shareVersion || versions[1] !== page.itemsVersion) return undefined;
-  return page.result;
+  return versions !== undefined && versions[0] === page.shareVersion && versions[1] === page.itemsVersion;
 }
 
-/** Reads a token's page from the platform (one read per token in flight in this process) and caches it. */
-export function readAndCacheSharedPage(shop: string, tokenHash: string, now: number, read: PageRead) {
+/**
+ * Reads a token's page from the platform (one read per token in flight in this process) and caches
+ * it. An open that joins a read begun before it takes that read's page only while its versions
+ * still hold: a read begun before a revocation must not answer an open that came after it.
+ */
+export async function readAndCacheSharedPage(
+  shop: string,
+  tokenHash: string,
+  now: number,
+  read: PageRead,
+): Promise<SharedListResult> {
   const key = `${shop}\n${tokenHash}`;
-  let pending = filling.get(key);
-  if (!pending) {
-    pending = fill(key, shop, now, read).finally(() => filling.delete(key));
-    filling.set(key, pending);
+  const pending = filling.get(key);
+  if (pending) {
+    const joined = await pending;
+    if (await versionsHold(shop, joined)) return joined.result;
   }
-  return pending;
+  const own = fill(key, shop, now, read).finally(() => {
+    if (filling.get(key) === own) filling.delete(key);
+  });
+  filling.set(key, own);
+  return (await own).result;
 }
 
-async function fill(key: string, shop: string, now: number, read: PageRead): Promise<SharedListResult> {
+async function fill(key: string, shop: string, now: number, read: PageRead): Promise<PageRecord> {
   const [shareVersion] = (await readVersions([shareVersionKey(shop)])) ?? [];
   const list = await read.findList();
   const [itemsVersion] = (await readVersions([itemsVersionKey(shop, list.handle)])) ?? [];
@@ -86,7 +110,7 @@ async function fill(key: string, shop: string, now: number, read: PageRead): Pro
     if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value!);
     pages.set(key, { listHandle: list.handle, shareVersion, itemsVersion, result, expiresAt: now + PAGE_TTL_MS });
   }
-  return result;
+  return { listHandle: list.handle, shareVersion, itemsVersion, result };
 }
 
 async function readVersions(keys: string[]): Promise<number[] | undefined> {
