@@ -132,7 +132,8 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
 function pageOf(
   shop: string,
   displayName: string | null,
-  page: Awaited<ReturnType<typeof listActiveItems>>): SharedListResult {
+  page: Awaited<ReturnType<typeof listActiveItems>>,
+): SharedListResult {
   return {
     displayName,
     items: page.items.map((record) => {
