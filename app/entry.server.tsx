@@ -24,6 +24,7 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 // be the very instances the routes use, and those live in this build.
 export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
+export { withResourceMethods } from "~/edge/resource-methods.server";
 
 /** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
 export const readiness = () => readinessOf(pool);

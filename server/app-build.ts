@@ -9,12 +9,19 @@ import type { Registry } from "prom-client";
  */
 export type AppEntry = Pick<
   typeof import("../app/entry.server"),
-  "runInRequestScope" | "readiness" | "prepare" | "shutdown"
+  "runInRequestScope" | "readiness" | "prepare" | "shutdown" | "withResourceMethods"
 > & {
   metricsRegistry: Registry;
 };
 
-const REQUIRED_EXPORTS = ["runInRequestScope", "readiness", "prepare", "shutdown", "metricsRegistry"] as const;
+const REQUIRED_EXPORTS = [
+  "runInRequestScope",
+  "readiness",
+  "prepare",
+  "shutdown",
+  "metricsRegistry",
+  "withResourceMethods",
+] as const;
 
 /** The build's entry module with the exports the server relies on, or an error naming what is missing. */
 export function appEntryOf(build: ServerBuild): AppEntry {
