@@ -26,6 +26,7 @@ import { addDocumentResponseHeaders } from "./shopify.server";
 export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
 export { BODY_SIGNATURE_HEADER, bodySignatureCheck } from "~/edge/front-doors/body-signature.server";
+export { withResourceMethods } from "~/edge/resource-methods.server";
 
 /** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
 export const readiness = () => readinessOf(pool);

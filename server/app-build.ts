@@ -9,7 +9,13 @@ import type { Registry } from "prom-client";
  */
 export type AppEntry = Pick<
   typeof import("../app/entry.server"),
-  "runInRequestScope" | "readiness" | "prepare" | "shutdown" | "bodySignatureCheck" | "BODY_SIGNATURE_HEADER"
+  | "runInRequestScope"
+  | "readiness"
+  | "prepare"
+  | "shutdown"
+  | "bodySignatureCheck"
+  | "BODY_SIGNATURE_HEADER"
+  | "withResourceMethods"
 > & {
   metricsRegistry: Registry;
 };
@@ -22,6 +28,7 @@ const REQUIRED_EXPORTS = [
   "metricsRegistry",
   "bodySignatureCheck",
   "BODY_SIGNATURE_HEADER",
+  "withResourceMethods",
 ] as const;
 
 /** The build's entry module with the exports the server relies on, or an error naming what is missing. */

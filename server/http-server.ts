@@ -686,10 +686,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const publicFiles = express.static(options.clientDir, { maxAge: "1h", setHeaders: markRoute("static") });
   app.use((req, res, next) => (FILE_NAME.test(req.path) ? publicFiles(req, res, next) : next()));
 
-  // 4. The app, on the build narrowed to the routes a path's first segment can match.
-  const wholeApp = createRemixResponder(build);
+  // 4. The app, on the build narrowed to the routes a path's first segment can match, its resource
+  // routes answering a method they do not take with 405 and Allow.
+  const served = entry.withResourceMethods(build);
+  const wholeApp = createRemixResponder(served);
   const bySegment = new Map(
-    [...narrowedBuilds(build)].map(([segment, narrowed]) => [segment, createRemixResponder(narrowed)]),
+    [...narrowedBuilds(served)].map(([segment, narrowed]) => [segment, createRemixResponder(narrowed)]),
   );
   // An encoded first segment has no narrowed build (undefined), not the root's ("").
   const responderFor = (path: string) => {

@@ -256,6 +256,13 @@ describe("paths only resource routes can match", () => {
     expect(JSON.parse(plain.body).items).toHaveLength(200);
   });
 
+  test("a method a resource route does not take is 405 with Allow (app/edge/resource-methods.server.ts)", async () => {
+    const webhook = await send(`${server.url}/webhooks/app/uninstalled`);
+    expect([webhook.status, webhook.headers.allow]).toEqual([405, "POST"]);
+    const document = await send(`${server.url}/api/openapi.json`, { method: "POST", body: "{}" });
+    expect([document.status, document.headers.allow]).toEqual([405, "GET, HEAD"]);
+  });
+
   test("a streamed body goes out as it is produced", async () => {
     const response = await fetch(`${server.url}/test/stream`);
     const reader = response.body!.getReader();

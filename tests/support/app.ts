@@ -30,16 +30,18 @@ async function appBuild(): Promise<ServerBuild> {
     if (!load) throw new Error(`no module for route ${id} (app/${route.file})`);
     routes[id] = { ...route, module: await load() };
   }
-  return {
+  const entry = await import("~/entry.server");
+  // As the server serves it (server/http-server.ts).
+  return entry.withResourceMethods({
     mode: "production",
-    entry: { module: await import("~/entry.server") },
+    entry: { module: entry },
     routes,
     assets: { entry: { imports: [], module: "" }, routes: {}, url: "", version: "test" },
     publicPath: "/",
     assetsBuildDirectory: "build/client",
     future: remixFuture,
     isSpaMode: false,
-  };
+  });
 }
 
 let handler: ReturnType<typeof createRequestHandler> | undefined;
