@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { DIRECT_ROUTES, resolveError, type DocumentedRoute } from "~/edge/openapi/direct-routes";
+import { clearProcessCaches } from "~/lib/process-caches.server";
 import { PLANS } from "~/services/plans";
 import { DEMO_SHOP, givenShop, setMonthlyUsage } from "../support/app";
 import {
@@ -220,10 +221,13 @@ describe.each(operationRoutes.map((route) => [`${route.method.toUpperCase()} ${r
         await send({ method: "POST", token, body: HUGE_BODY });
       }
 
-      // The platform behind the service, then the budget.
+      // The platform behind the service, then the budget. A shared list's page is cached per token
+      // (whatever the context), so it is read as another instance would, with nothing cached.
+      if (name === "shared-list") clearProcessCaches();
       emulator.injectFault({ kind: "http500", api: "admin" });
       // Contexts nothing has read yet, so the platform must be asked.
       await send(validCall(token, { context: "upstream" }));
+      if (name === "shared-list") clearProcessCaches();
       emulator.injectFault({ kind: "throttled", api: "admin", times: 10 });
       await send(validCall(token, { context: "throttled" }));
       await setMonthlyUsage(DEMO_SHOP, PLANS.scale.monthlyRequests);
