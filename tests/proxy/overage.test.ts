@@ -66,10 +66,10 @@ const keyOf = async (shop: string, period: string, block: number) =>
   );
 
 /** A Starter shop, from NOW, whose budget is spent, with overage on and a $20 cap. */
-async function starterPastBudget() {
+async function starterPastBudget(capUsd = 20) {
   startAtNow();
   const shop = await givenShop({ plan: "starter" });
-  await givenOverage(shop, 20);
+  await givenOverage(shop, capUsd);
   await setMonthlyUsage(shop, PLANS.starter.monthlyRequests);
   return shop;
 }
@@ -287,18 +287,21 @@ describe("the overage velocity guard (issue #31 A6)", () => {
     expect(JSON.parse(warnings()[0]!)).toMatchObject({ shop, blocksInHour: 2, allowance: 2 });
   });
 
-  test("the merchant's Resume on the Plans page bills again; the guard's hour counts from the resume", async () => {
-    const shop = await starterPastBudget();
+  test("the merchant's Resume on the Plans page bills again; the guard's hour counts from the resume, at the pace the merchant vouched for", async () => {
+    const shop = await starterPastBudget(100); // a cap that is not what stops it here
     await billBlocksFast(shop, 2, 7200);
     expect((await isSavedBy("7290")).status).toBe(402);
 
     expect(await postPlans(shop, { intent: "overage-resume" })).toEqual({ ok: true });
     expect((await loadAdmin(plansLoader, "/app/plans", shop)).usage.overage?.paused).toBeNull();
-    await billBlocksFast(shop, 2, 7210);
-    expect(emulator.billingCharges(shop).chargedCents).toBe(800);
-    // Two more within the hour since the resume: paused again.
-    expect((await isSavedBy("7291")).status).toBe(402);
-    expect(emulator.appEvents(shop)).toHaveLength(4);
+    // For a day the hour may hold 4 x the 2 blocks of the hour before the resume.
+    await billBlocksFast(shop, 8, 7210);
+    expect(emulator.billingCharges(shop).chargedCents).toBe(2_000);
+    // One more within the hour since the resume: paused again.
+    const refused = await isSavedBy("7291");
+    expect(refused.status).toBe(402);
+    expect(refused.body.error.message).toContain("paused for review");
+    expect(emulator.appEvents(shop)).toHaveLength(10);
   });
 });
 
