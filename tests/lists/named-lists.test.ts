@@ -5,6 +5,7 @@ import { DEMO_SHOP, callProxy, givenShop, setMonthlyUsage } from "../support/app
 import { CUSTOMER, OTHER_CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
 import { aSaveRequest } from "../support/fixtures";
 import { advancePlatformClock, emulator } from "../support/platform";
+import { refillCustomerPoints } from "../support/time";
 
 type Channel = "headless" | "customer-account";
 
@@ -14,6 +15,7 @@ async function direct(
   query?: Record<string, string>,
   options: { customerGid?: string; channel?: Channel } = {},
 ) {
+  refillCustomerPoints();
   const channel = options.channel ?? "headless";
   const token = await aServiceToken({ customerGid: options.customerGid ?? CUSTOMER.id, channel });
   return callDirect(`/api/${channel}/${path}`, { token, body, query });

@@ -12,12 +12,13 @@ import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, aServiceToken, callDirect, givenDirectShop } from "../support/direct";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { advanceTime } from "../support/time";
+import { advanceTime, refillCustomerPoints } from "../support/time";
 
 // The per-customer bounds and retention (docs/decisions/0017-bounded-storage.md), through the real
 // handler on the headless channel (a Scale shop: batches of 50), the platform emulated.
 
 async function direct(path: string, body?: unknown) {
+  refillCustomerPoints();
   const token = await aServiceToken({ customerGid: CUSTOMER.id, channel: "headless" });
   return callDirect(`/api/headless/${path}`, { token, body });
 }

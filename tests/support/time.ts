@@ -13,6 +13,15 @@ export function advanceTime(ms: number, appClock: typeof clock = clock): void {
   followPlatformClock(appClock);
 }
 
+/**
+ * Moves both clocks on by a minute, the time a customer's share of the shop's platform points
+ * takes to refill from empty (docs/rate-limits.md, "Platform points"): for tests of one customer's
+ * long run of writes (storage bounds, big lists) whose subject is not that share.
+ */
+export function refillCustomerPoints(): void {
+  advanceTime(60_000);
+}
+
 /** Makes the app's clock read the emulated platform's time. */
 export function followPlatformClock(appClock: typeof clock = clock): void {
   if (!vi.isMockFunction(appClock.now)) vi.spyOn(appClock, "now").mockImplementation(platformNow);
