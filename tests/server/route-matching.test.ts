@@ -4,7 +4,7 @@
 import path from "node:path";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { firstSegmentOf, narrowedBuilds } from "../../server/app-build";
+import { appEntryOf, firstSegmentOf, narrowedBuilds } from "../../server/app-build";
 import { platformServer } from "../support/platform";
 import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "./support";
 
@@ -103,7 +103,9 @@ describe("the server on the app's build", () => {
     ["POST", "/webhooks/no-such-topic"],
     ["GET", "/flow/lifecycle"],
   ])("%s %s answers as Remix does on the whole build", async (method, target) => {
-    const whole = createRequestHandler(build, "production");
+    // The whole build as the server serves it: its resource routes answer a method they do not take
+    // with 405 and Allow (app/edge/resource-methods.server.ts).
+    const whole = createRequestHandler(appEntryOf(build).withResourceMethods(build), "production");
     const expected = await whole(new Request(`${server.url}${target}`, { method }), {
       requestId: "whole-build",
       clientAddress: "127.0.0.1",
