@@ -20,10 +20,15 @@ process.env.DATABASE_URL = database.url;
 // Every model's table, from the schema itself, so a new model is never left out of the reset.
 const tables = Prisma.dmmf.datamodel.models.map((model) => `"${model.dbName ?? model.name}"`).join(", ");
 
+// Taken at the first test: the instance the file's own imports (its request handler) use. A test
+// that calls vi.resetModules makes a later import another instance, whose caches are not the
+// handler's, so the handler's would outlive the test (a cached plan of the last test's shop).
+let clearProcessCaches: (() => void) | undefined;
+
 beforeEach(async () => {
   emulator.reset();
   resetPlatformClock();
-  const { clearProcessCaches } = await import("~/lib/process-caches.server");
+  clearProcessCaches ??= (await import("~/lib/process-caches.server")).clearProcessCaches;
   clearProcessCaches();
   const { default: db } = await import("~/db.server");
   await db.$executeRawUnsafe(`TRUNCATE ${tables}`);
