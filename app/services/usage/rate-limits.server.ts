@@ -1,6 +1,7 @@
 import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
+import { errorFields, writeLog } from "~/lib/json-log";
 import type { PlatformPointsPayer } from "~/lib/request-context.server";
 import { lastBucketObservation } from "~/platform/shop-buckets.server";
 import { addressKey } from "~/services/direct-access/exchange-limits.server";
@@ -108,11 +109,13 @@ export function customerPlatformPoints(shop: string, customerGid: string): Platf
     },
     spent(points) {
       if (points <= 0) return;
-      void getCoordinator().spendTokens(
-        pointsKey(shop, customerGid),
-        callerPointsRule(lastBucketObservation(shop)),
-        points,
-      );
+      // Not awaited (the answer does not wait for the charge), so never left to reject: the
+      // production server exits on an unhandled rejection.
+      getCoordinator()
+        .spendTokens(pointsKey(shop, customerGid), callerPointsRule(lastBucketObservation(shop)), points)
+        .catch((error: unknown) =>
+          writeLog("warn", "platform points not charged", { shop, points, error: errorFields(error) }),
+        );
     },
   };
 }
