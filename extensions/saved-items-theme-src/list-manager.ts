@@ -38,7 +38,11 @@ export async function initListManager(config: BlockConfig, show: (context: strin
   let action = "";
   let opener = find(panel, ".si-list-new")!;
   const button = (name: string) => find<HTMLButtonElement>(panel, `.si-list-${name}`)!;
-  const current = () => lists.find((list) => list.context === select.value);
+  /** The list picked, by its label; "" while the lists could not be read (the picker is then empty). */
+  const currentLabel = () => {
+    const list = lists.find((entry) => entry.context === select.value);
+    return list ? listLabel(config, list) : "";
+  };
 
   function render(selected: string) {
     select.replaceChildren(
@@ -89,7 +93,7 @@ export async function initListManager(config: BlockConfig, show: (context: strin
 
   listen(select, "change", () => show(select.value));
   listen(button("new"), "click", () => openForm("create-list", button("new"), ""));
-  listen(button("rename"), "click", () => openForm("rename-list", button("rename"), listLabel(config, current()!)));
+  listen(button("rename"), "click", () => openForm("rename-list", button("rename"), currentLabel()));
   listen(button("cancel"), "click", () => toggle(form, opener, false));
   listen(form, "submit", async (event) => {
     event.preventDefault();
@@ -116,8 +120,9 @@ export async function initListManager(config: BlockConfig, show: (context: strin
 
   // Delete asks inside the block, focus on Cancel; Escape or Cancel closes it, focus back on Delete.
   listen(button("delete"), "click", () => {
+    if (!currentLabel()) return;
     if (!form.hidden) toggle(form, opener, false);
-    find(confirmBox, "p")!.textContent = config.text("confirm").replace("{name}", listLabel(config, current()!));
+    find(confirmBox, "p")!.textContent = config.text("confirm").replace("{name}", currentLabel());
     toggle(confirmBox, button("delete"), true);
     button("keep").focus();
   });
