@@ -1,45 +1,74 @@
 import type { BlockConfig } from "./block-config";
-import { all, data, find, fromTemplate, isSafeUrl, listen } from "./dom";
+import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
 import { loadSavedState } from "./load-saved-state";
 import { saveOrRemove } from "./save-or-remove";
 import { savedRows, subscribe } from "./saved-state";
-import { fitSnapshot, type ShopperItem } from "./shopper-item";
-import { announce } from "./status-message";
+import { fitSnapshot, handleOf, type ShopperItem } from "./shopper-item";
+import { announce, showPause } from "./status-message";
 
 /** A line as the storefront's Ajax cart API answers it (the fields used here). */
 interface CartLine {
   key: string;
   variant_id: number;
+  product_id: number;
   quantity: number;
 }
 
+/** The variant /products/<handle>.js gives a saved product's Add to cart: the first one for sale. */
+interface ProductJson {
+  variants: { id: number; available: boolean }[];
+}
+
 /**
- * The cart block: "Save for later" on each cart line and the saved-for-later list with "Move to
- * cart". Nothing is ever in neither place: a line leaves the cart only once its save was
- * acknowledged (or kept as a guest save), and a saved item is removed only once /cart/add.js took it.
- * The saved list comes from the saved state with rows (data-rows): one read per session, not per page.
+ * The cart block: "Save for later" on each cart line, and the saved-for-later items the cart does
+ * not already hold (by variant, or by product for a saved product), each with Add to cart and
+ * Remove. Nothing is ever in neither place: a line leaves the cart only once its save was
+ * acknowledged (or kept as a guest save). Add to cart leaves the item saved: it shows again here
+ * once it leaves the cart. The saved list comes from the saved state with rows (data-rows): one
+ * read per session, not per page. While saving is paused, Remove and "Save for later" are
+ * disabled; Add to cart, which only asks the shop's cart, is not.
  */
 export function initCartBlock(config: BlockConfig): Promise<void> {
   const { root, context } = config;
   const lines = find(root, ".si-lines")!;
   const saved = find(root, ".si-saved")!;
+  /** The cart's lines as /cart.js (or change.js, add.js since) last answered them. */
+  let inCart: CartLine[] = [];
+  /** Each saved item's row, made once: a refresh moves rows, so focus and a row's state stay. */
+  const built: Record<string, HTMLElement> = {};
 
-  /** The storefront's Ajax cart API; a refusal (422 sold out, 404 no such variant) rejects. */
-  async function cart<T>(path: string, body: object): Promise<T> {
-    const response = await fetch(`${config.storefrontRoot}cart/${path}.js`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    });
+  /** The storefront's Ajax cart API (GET without a body); a refusal (422 sold out, 404 no such variant) rejects. */
+  async function cart<T>(path: string, body?: object): Promise<T> {
+    const response = await fetch(
+      `${config.storefrontRoot}${path}.js`,
+      body && {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+      },
+    );
     if (!response.ok) throw new Error(String(response.status));
     // Themes listen for this to refresh their own cart (count, drawer, totals).
-    document.dispatchEvent(new CustomEvent("saved-items:cart-change"));
+    if (body) document.dispatchEvent(new CustomEvent("saved-items:cart-change"));
     return response.json();
   }
 
+  const holds = (item: ShopperItem) =>
+    inCart.some((line) =>
+      item.entityGid.endsWith(`/${item.entityType === "variant" ? line.variant_id : line.product_id}`),
+    );
+
   function refresh() {
-    root.setAttribute("data-state", saved.children.length ? "ready" : "empty");
+    const items = savedRows(context);
+    const rows = items.filter((item) => !holds(item));
+    // Rows are moved, not remade: one that had focus gets it back.
+    const focused = document.activeElement as HTMLElement;
+    const had = saved.contains(focused);
+    saved.replaceChildren(...rows.map((item) => (built[item.entityGid] ||= savedRow(item))));
+    if (had && focused.isConnected) focused.focus();
+    root.setAttribute("data-state", rows.length ? "ready" : items.length ? "in-cart" : "empty");
     root.toggleAttribute("data-cart-empty", !lines.children.length);
+    showPause(config, all(root, ".si-remove"), true);
   }
 
   function bindLine(row: HTMLElement) {
@@ -66,8 +95,8 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
       );
       let done = outcome === "ok" || outcome === "guest";
       if (done)
-        done = await cart("change", { id: data(row, "key"), quantity: 0 }).then(
-          () => true,
+        done = await cart<{ items: CartLine[] }>("cart/change", { id: data(row, "key"), quantity: 0 }).then(
+          (answer) => !!(inCart = answer.items),
           () => false,
         );
       announce(config, done ? outcome : "error", true);
@@ -95,55 +124,88 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
     find(row, ".si-qty")!.textContent = `× ${line.quantity}`;
   }
 
-  function savedRow(item: ShopperItem) {
+  /**
+   * What a saved item shows: its image, title (linked) and price, from the snapshot. The one
+   * place the block draws an item, for the product cards to replace.
+   */
+  function itemCard(item: ShopperItem): HTMLElement {
     const snapshot = item.snapshot || {};
-    const title = snapshot.title || config.text("untitled");
     const row = fromTemplate(root, ".si-saved-template");
-    const [image, link, price, move] = row.children as unknown as [
-      HTMLImageElement,
-      HTMLAnchorElement,
-      HTMLElement,
-      HTMLButtonElement,
-    ];
+    const [image, link, price] = row.children as unknown as [HTMLImageElement, HTMLAnchorElement, HTMLElement];
     if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
     else image.remove();
-    link.textContent = title;
+    link.textContent = snapshot.title || config.text("untitled");
     if (isSafeUrl(snapshot.url)) link.href = snapshot.url;
     price.textContent = snapshot.price || "";
-    move.setAttribute("aria-label", `${config.text("move")}: ${title}`);
-    listen(move, "click", async () => {
-      move.disabled = true;
-      const quantity = snapshot.quantity || 1;
-      const added = await cart<{ items: CartLine[] }>("add", {
-        items: [{ id: Number(item.entityGid.split("/").pop()), quantity }],
-      }).catch(() => undefined);
-      // In the cart now: if the removal fails, the item is in both places, which loses nothing.
-      if (added) {
+    return row;
+  }
+
+  /** The variant Add to cart adds: the saved one, or a saved product's first for sale (by its handle). */
+  async function variantOf({ entityType, entityGid, snapshot }: ShopperItem): Promise<number> {
+    if (entityType === "variant") return Number(entityGid.split("/").pop());
+    const { variants } = await cart<ProductJson>(`products/${snapshot!.handle}`);
+    return (variants.find((variant) => variant.available) || variants[0]!).id;
+  }
+
+  /** A row's action; when it takes the row away, focus goes to the next row (or the one before, or the block). */
+  async function act(row: HTMLElement, button: HTMLButtonElement, action: () => Promise<boolean>) {
+    button.disabled = true;
+    const next = row.nextElementSibling || row.previousElementSibling;
+    const gone = await action();
+    // A pause that began meanwhile keeps it disabled (showPause titles what it disables).
+    button.disabled = !!button.title;
+    refresh();
+    if (gone) ((next && find(next, "button")) || root).focus();
+  }
+
+  function savedRow(item: ShopperItem) {
+    const row = itemCard(item);
+    const title = (item.snapshot && item.snapshot.title) || config.text("untitled");
+    const [add, remove] = all(row, "button") as HTMLButtonElement[];
+    setAttr(add!, "aria-label", `${config.text("add")}: ${title}`);
+    setAttr(remove!, "aria-label", `${config.text("remove")}: ${title}`);
+    // A product saved without its handle has no variant to add here; its link leads to it.
+    if (item.entityType !== "variant" && !handleOf(item.snapshot)) add!.remove();
+    listen(add!, "click", () =>
+      act(row, add!, async () => {
+        const quantity = (item.snapshot && item.snapshot.quantity) || 1;
+        const added = await variantOf(item)
+          .then((id) => cart<{ items: CartLine[] }>("cart/add", { items: [{ id, quantity }] }))
+          .catch(() => undefined);
+        config.status.textContent = config.text(added ? "moved" : "error");
+        if (!added) return false;
         added.items.forEach((line) => showLine(line, item));
-        await saveOrRemove(config, item, false);
-      }
-      config.status.textContent = config.text(added ? "moved" : "error");
-      move.disabled = false;
-      refresh();
-    });
+        inCart = inCart.concat(added.items);
+        return true;
+      }),
+    );
+    listen(remove!, "click", () =>
+      act(row, remove!, async () => {
+        const outcome = await saveOrRemove(config, item, false);
+        announce(config, outcome, false);
+        return outcome === "ok" || outcome === "guest";
+      }),
+    );
     return row;
   }
 
   all(lines, "li").forEach(bindLine);
   const load = () =>
-    loadSavedState(config).then(() =>
-      subscribe(() => {
-        saved.replaceChildren(...savedRows(context).map(savedRow));
-        refresh();
-      }),
-    );
+    Promise.all([
+      cart<{ items: CartLine[] }>("cart").then(
+        (answer) => (inCart = answer.items),
+        // Without the cart's lines, every saved item shows: none is hidden by mistake.
+        () => [],
+      ),
+      loadSavedState(config),
+    ]).then(() => subscribe(refresh));
   // The saved list is read once the block is seen: a closed cart drawer on every page costs nothing
   // until it is opened. The block is ready at once when hidden, after the read when shown.
   return new Promise((ready) => {
     const seen = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
         seen.disconnect();
-        load().then(ready);
+        load().then(() => ready());
       } else ready();
     });
     seen.observe(root);

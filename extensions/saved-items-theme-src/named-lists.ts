@@ -24,6 +24,13 @@ export const withBlockList = (config: BlockConfig, lists: NamedList[]): NamedLis
     ? lists
     : [{ context: config.context, name: null, itemCount: 0 }, ...lists];
 
-/** What a list is called in the theme: its name, else "Default list" for the block's own, else its key. */
+/**
+ * What a list is called in the theme: its name, else "Default list" for the block's own, "Saved for
+ * later" for the cart block's (its setting's default), else "Untitled list". Never its key: a key
+ * is whatever a client picked ("list-3f2a…", "ctx-x") and means nothing to a shopper.
+ */
 export const listLabel = (config: BlockConfig, list: NamedList): string =>
-  list.name || (list.context === config.context ? config.text("default") : list.context);
+  list.name ||
+  config.text(
+    list.context === config.context ? "default" : list.context === "saved-for-later" ? "for-later" : "unnamed",
+  );

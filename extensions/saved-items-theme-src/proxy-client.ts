@@ -3,7 +3,17 @@ import { withRetry } from "../shared/retry";
 import type { ListResult } from "../shared/wire";
 import type { BlockConfig } from "./block-config";
 
-type ProxyOperation = "save" | "remove" | "batch" | "list" | "lists" | "create-list" | "rename-list" | "delete-list";
+type ProxyOperation =
+  | "save"
+  | "remove"
+  | "batch"
+  | "list"
+  | "lists"
+  | "create-list"
+  | "rename-list"
+  | "delete-list"
+  | "share-create"
+  | "share-revoke";
 
 /**
  * One call to the app proxy with the shared client's envelope parsing and retry rules. Resolves

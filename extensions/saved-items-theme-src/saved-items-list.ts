@@ -8,6 +8,7 @@ import { initListManager } from "./list-manager";
 import { listPage } from "./proxy-client";
 import { saveOrRemove } from "./save-or-remove";
 import { keepShown, setPaused, shownRows, subscribe } from "./saved-state";
+import { initShareControl } from "./share-control";
 import type { ShopperItem } from "./shopper-item";
 import { announce, showPause } from "./status-message";
 
@@ -15,7 +16,8 @@ import { announce, showPause } from "./status-message";
  * The saved-items block: the customer's list a page at a time from /list ("Load more" follows the
  * cursor), read from the server on every view since it shows titles, images and prices, which the
  * stored state does not keep. A guest sees the guest saves and a login link. With data-lists, a
- * customer can switch to another of their lists, and create, rename and delete lists. While the
+ * customer can switch to another of their lists, and create, rename and delete lists; with
+ * data-share, make, copy and revoke a share link of the list shown. While the
  * shop's budget (or the customer's share) is spent, it shows the rows it last read, from the
  * device, read-only, and reads again on the next page view or at the reset time.
  */
@@ -104,9 +106,12 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     }
   }
 
+  const showShare = config.customer && data(root, "share") ? initShareControl(config) : undefined;
+
   /** Another of the customer's lists, from its first page. */
   function show(next: string) {
     context = next;
+    if (showShare) showShare(next);
     cursor = null;
     list.replaceChildren();
     return loadPage();

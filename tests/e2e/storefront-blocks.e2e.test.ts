@@ -1,10 +1,11 @@
 // The newer theme blocks in a real browser on the sandbox storefront. The cart block
 // (blocks/save-for-later.liquid, extensions/saved-items-theme-src/cart-block.ts) on the sandbox's cart: "Save for later" moves a line into the
-// saved-for-later list and out of the cart through the Ajax cart API, "Move to cart" back; a guest's
+// saved-for-later list and out of the cart through the Ajax cart API, "Add to cart" back (the list
+// shows only what the cart does not hold); a guest's
 // saves stay on the device and merge at login; a logged-in session with the cart drawer on every
 // page, opened, costs the app at most 2 requests and the platform at most 0.05 requests a page view. The
-// named lists: "Save to…" on the Save button and the hearts, and switch, create, rename and delete in the Saved
-// items block.
+// named lists: "Save to…" on the Save button and the hearts, and switch, create, rename and delete (asked
+// inside the block) in the Saved items block.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page, Request } from "playwright-core";
@@ -144,7 +145,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await shot("1-guest-saved-for-later");
   });
 
-  test("logging in merges the line saved for later into the customer's list; 'Move to cart' brings it back with its quantity", async () => {
+  test("logging in merges the line saved for later into the customer's list; 'Add to cart' brings it back with its quantity, saved still", async () => {
     const proxy = recordProxyCalls();
     await page.goto("/account/login?customer=1001&return_url=/cart");
     await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
@@ -159,17 +160,17 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     ]);
     expect(await savedTitles()).toEqual(["Linen Shirt - L"]);
 
-    await page.getByRole("button", { name: "Move to cart: Linen Shirt - L" }).click();
-    await expect.poll(status).toBe("Moved to your cart.");
+    await page.getByRole("button", { name: "Add to cart: Linen Shirt - L" }).click();
+    await expect.poll(status).toBe("Added to your cart.");
     await expect.poll(savedTitles).toEqual([]);
-    expect(await block().getAttribute("data-state")).toBe("empty");
+    expect(await block().getAttribute("data-state")).toBe("in-cart");
     expect(await lineTitles()).toEqual(["Canvas Tote", "Linen Shirt - L"]);
     const cart = await cartJs();
     expect(cart.items.map(({ variant_id, quantity }) => [variant_id, quantity])).toEqual([
       [91021, 1],
       [91013, 2],
     ]);
-    expect(await listed()).toEqual([]);
+    expect((await listed()).map((item) => item.entityGid)).toEqual(["gid://shopify/ProductVariant/91013"]);
     await shot("2-moved-to-cart");
   });
 
@@ -191,7 +192,11 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     expect(proxy.calls).toEqual(["POST save"]);
     expect(await lineTitles()).toEqual(["Linen Shirt - L"]);
     expect((await cartJs()).items.map((line) => line.variant_id)).toEqual([91013]);
-    expect((await listed()).map((item) => item.entityGid)).toEqual(["gid://shopify/ProductVariant/91021"]);
+    expect((await listed()).map((item) => item.entityGid)).toEqual([
+      "gid://shopify/ProductVariant/91021",
+      "gid://shopify/ProductVariant/91013",
+    ]);
+    // The shirt is saved too, and in the cart: the block does not repeat it.
     expect(await savedTitles()).toEqual(["Canvas Tote"]);
     await page.reload();
     await page.locator("[data-si]:not([data-si-ready])").first().waitFor({ state: "detached" });
@@ -376,20 +381,37 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
       .poll(async () => (await lists()).find((list) => list.context === birthday)?.name)
       .toBe("Birthday 2026");
 
-    page.once("dialog", (dialog) => void dialog.accept());
+    // Asked inside the block: Cancel keeps the list, Delete deletes it.
     await page.getByRole("button", { name: "Delete list" }).click();
+    await expect
+      .poll(() => page.locator("[data-si=list] .si-confirm p").textContent())
+      .toBe("Delete “Birthday 2026” and everything saved in it?");
+    await shot("5-delete-asked");
+    await page.getByRole("button", { name: "Cancel" }).click();
+    expect(await options()).toEqual(["Birthday 2026 (0)", "Default list (0)", "Gifts (1)"]);
+    await page.getByRole("button", { name: "Delete list" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
     await expect.poll(options).toEqual(["Default list (0)", "Gifts (1)"]);
     expect(await select.inputValue()).toBe("wishlist");
     await expect.poll(async () => (await lists()).map((list) => list.context)).toEqual(["gifts"]);
 
-    // Past the plan's number of lists (simulated: the demo shop's Scale plan allows 50).
+    // Past the plan's number of lists (simulated, with the service's message: the demo shop's Scale plan allows 50).
     await page.route("**/apps/saved-items/api/create-list", (route) =>
-      route.fulfill(refusal(402, "PLAN_LIMIT_REACHED", "Limit", false)),
+      route.fulfill(
+        refusal(
+          402,
+          "PLAN_LIMIT_REACHED",
+          "The Scale plan allows 50 lists made with create-list; delete one to make another",
+          false,
+        ),
+      ),
     );
     await page.getByRole("button", { name: "New list" }).click();
     await page.getByRole("textbox", { name: "List name" }).fill("One too many");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect.poll(blockStatus).toBe("You can't make more lists.");
+    await expect
+      .poll(() => page.locator("[data-si=list] .si-form-error").textContent())
+      .toBe("You have 50 lists, the most this shop allows. Delete a list to make a new one.");
     await page.unroute("**/apps/saved-items/api/create-list");
     proxy.stop();
     expect(proxy.calls.filter((call) => call.includes("-list"))).toEqual([

@@ -42,11 +42,15 @@ function fakeFetch(input: string, init: RequestInit = {}) {
   if (!handler) throw new Error(`no answer for ${operation}`);
   return Promise.resolve(handler(url, init)).then(({ status, body }) => ({
     status,
+    ok: status < 400,
     type: "basic",
     headers: new Headers(),
     text: async () => JSON.stringify(body),
+    json: async () => body,
   }));
 }
+
+const KINDS: Record<string, string> = { "saved-items": "list", "save-for-later": "cart", "save-button": "button" };
 
 async function openPage(block: string, customer: string, settings: Record<string, string> = {}) {
   vi.resetModules();
@@ -60,12 +64,12 @@ async function openPage(block: string, customer: string, settings: Record<string
       routes: { root_url: "/", account_login_url: "/account/login" },
       request: { path: "/pages/saved", locale: { iso_code: "en" } },
       product: { id: 1, handle: "p1", title: "Mug", url: "/products/p1", variants: [] },
+      cart: { items: [] },
     },
     settings,
   );
   document.body.innerHTML = html;
-  const kind = block === "saved-items" ? "list" : "button";
-  await import(`../../extensions/saved-items-theme-src/entries/${kind}.ts`);
+  await import(`../../extensions/saved-items-theme-src/entries/${KINDS[block]}.ts`);
   const root = document.querySelector<HTMLElement>("[data-si]")!;
   await vi.waitFor(() => expect(root.hasAttribute("data-si-ready")).toBe(true));
   return root;
@@ -81,6 +85,17 @@ beforeEach(() => {
   vi.stubGlobal("Option", function (text: string, value: string) {
     return Object.assign(document.createElement("option"), { textContent: text, value });
   });
+  // The cart block reads once it is seen: here it always is.
+  vi.stubGlobal(
+    "IntersectionObserver",
+    class {
+      constructor(private readonly seen: (entries: { isIntersecting: boolean }[]) => void) {}
+      observe() {
+        this.seen([{ isIntersecting: true }]);
+      }
+      disconnect() {}
+    },
+  );
   handlers = {};
 });
 afterEach(() => {
@@ -197,5 +212,231 @@ describe("the list manager", () => {
     release();
     const root = await opened;
     expect([...root.querySelectorAll("option")].map((option) => option.textContent)).toEqual(["Default list (1)"]);
+  });
+});
+
+describe("the list manager's controls", () => {
+  const lists = (...entries: [string, string | null, number][]) =>
+    ok({
+      lists: entries.map(([context, name, itemCount]) => ({ context, name, itemCount })),
+      pageInfo: { hasNextPage: false, endCursor: null },
+    });
+  const options = (root: HTMLElement) => [...root.querySelectorAll("option")].map((option) => option.textContent);
+  const click = (root: HTMLElement, selector: string) => root.querySelector<HTMLButtonElement>(selector)!.click();
+  const formError = (root: HTMLElement) => root.querySelector(".si-form-error")!.textContent;
+
+  async function openManager() {
+    handlers.list = () => page();
+    const root = await openPage("saved-items", "1001", { manage_lists: "true" });
+    return root;
+  }
+
+  test("names the lists, never by their keys", async () => {
+    handlers.lists = () =>
+      lists(
+        ["list-3f2a9c", "Birthday ideas", 2],
+        ["ctx-x", null, 1],
+        ["saved-for-later", null, 3],
+        ["wishlist", null, 4],
+      );
+    const root = await openManager();
+    expect(options(root)).toEqual([
+      "Birthday ideas (2)",
+      `${en.lists.unnamed} (1)`,
+      `${en.lists.for_later} (3)`,
+      `${en.lists.default} (4)`,
+    ]);
+    expect(root.querySelector("select")!.textContent).not.toMatch(/ctx-x|list-3f2a9c|saved-for-later/);
+  });
+
+  test("Delete list asks inside the block, and deletes only once confirmed", async () => {
+    handlers.lists = () => lists(["list-1", "Gifts", 0], ["wishlist", null, 0]);
+    handlers["delete-list"] = () => ok({ context: "list-1", deleted: true, removedItems: 0 });
+    vi.stubGlobal("confirm", () => {
+      throw new Error("window.confirm was called");
+    });
+    const root = await openManager();
+    root.querySelector("select")!.value = "list-1";
+    const confirmBox = root.querySelector<HTMLElement>(".si-confirm")!;
+
+    click(root, ".si-list-delete");
+    expect(confirmBox.hidden).toBe(false);
+    expect(confirmBox.textContent).toContain(en.lists.confirm.replace("{name}", "Gifts"));
+    expect(document.activeElement).toBe(root.querySelector(".si-list-keep"));
+    click(root, ".si-list-keep");
+    expect(confirmBox.hidden).toBe(true);
+    expect(document.activeElement).toBe(root.querySelector(".si-list-delete"));
+    root.querySelector(".si-list-delete")!.dispatchEvent(new Event("click"));
+    confirmBox.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(confirmBox.hidden).toBe(true);
+    expect(asked).not.toContain("delete-list");
+
+    click(root, ".si-list-delete");
+    click(root, ".si-list-confirm");
+    await vi.waitFor(() => expect(options(root)).toEqual([`${en.lists.default} (0)`]));
+    expect(asked.filter((operation) => operation === "delete-list")).toHaveLength(1);
+    expect(confirmBox.hidden).toBe(true);
+  });
+
+  test("the new-list form refuses an empty name, and a refused create says the limit and the next step", async () => {
+    const { decideCreateList } = await import("../../app/services/saved-items/named-lists");
+    const { tooManyListsError } = await import("../../app/services/saved-items/storage-bounds");
+    const { PLANS } = await import("../../app/services/plans");
+    const planRefusal = decideCreateList(
+      null,
+      { named: ["a", "b"], lists: ["a", "b"] },
+      { context: "c", name: "Third" },
+      PLANS.free,
+      30 * 86_400_000,
+    );
+    const messages = [
+      planRefusal.kind === "refuse" ? planRefusal.error.message : "",
+      tooManyListsError(30 * 86_400_000).message,
+    ];
+    handlers.lists = () => lists(["wishlist", null, 0]);
+    const root = await openManager();
+    const form = root.querySelector<HTMLFormElement>("form")!;
+    click(root, ".si-list-new");
+    expect(form.hidden).toBe(false);
+    expect(root.querySelector(".si-list-new")!.getAttribute("aria-expanded")).toBe("true");
+    form.requestSubmit();
+    expect(formError(root)).toBe(en.lists.name_required);
+    expect(form.querySelector("input")!.getAttribute("aria-invalid")).toBe("true");
+    expect(asked).not.toContain("create-list");
+
+    form.querySelector("input")!.value = "Third";
+    for (const message of messages) {
+      handlers["create-list"] = () => refused("PLAN_LIMIT_REACHED", message, 402);
+      root.querySelector(".si-form-error")!.textContent = "";
+      form.requestSubmit();
+      await vi.waitFor(() => expect(formError(root)).not.toBe(""));
+      expect(formError(root)).toBe(
+        message === messages[0]
+          ? "You have 2 lists, the most this shop allows. Delete a list to make a new one."
+          : en.lists.limit_kept.replace("{n}", "52"),
+      );
+    }
+  });
+});
+
+describe("the share control", () => {
+  const token = "t".repeat(43);
+  const link = `${location.origin}/apps/saved-items/shared/${token}`;
+  const click = (root: HTMLElement, selector: string) => root.querySelector<HTMLButtonElement>(selector)!.click();
+  const shareStatus = (root: HTMLElement) => root.querySelector(".si-share-said")!.textContent;
+
+  test("makes a link to the list shown, copies it, keeps it on the device, and stops sharing it", async () => {
+    handlers.list = () => page(item(1, "Mug"));
+    let body: unknown;
+    handlers["share-create"] = (_url, init) => {
+      body = JSON.parse(String(init.body));
+      return ok({
+        token,
+        path: `/apps/saved-items/shared/${token}`,
+        url: "https://demo.myshopify.com/x",
+        displayName: null,
+      });
+    };
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText } });
+    let root = await openPage("saved-items", "1001");
+    const input = () => root.querySelector<HTMLInputElement>(".si-share-link input")!;
+    expect(root.querySelector<HTMLElement>(".si-share-link")!.hidden).toBe(true);
+    expect(root.querySelector(".si-share-state")!.textContent).toBe(en.share.how);
+
+    click(root, ".si-share-make");
+    await vi.waitFor(() => expect(shareStatus(root)).toBe(en.share.made));
+    expect(body).toEqual({ context: "wishlist" });
+    expect(input().value).toBe(link);
+    expect(root.querySelector<HTMLElement>(".si-share-link")!.hidden).toBe(false);
+    expect(root.querySelector(".si-share-state")!.textContent).toBe(en.share.shared);
+    click(root, ".si-share-copy");
+    await vi.waitFor(() => expect(shareStatus(root)).toBe(en.share.copied));
+    expect(writeText).toHaveBeenCalledWith(link);
+
+    // The next page view shows the link; without the Clipboard API, the shopper copies it from the field.
+    vi.stubGlobal("navigator", { ...navigator, clipboard: undefined });
+    root = await openPage("saved-items", "1001");
+    expect(input().value).toBe(link);
+    click(root, ".si-share-copy");
+    await vi.waitFor(() => expect(shareStatus(root)).toBe(en.share.copy_yourself));
+
+    handlers["share-revoke"] = () => ok({ revoked: true });
+    click(root, ".si-share-revoke");
+    await vi.waitFor(() => expect(shareStatus(root)).toBe(en.share.unshared));
+    expect(asked).toContain("share-revoke");
+    expect(root.querySelector<HTMLElement>(".si-share-link")!.hidden).toBe(true);
+    expect(JSON.stringify({ ...localStorage })).not.toContain(token);
+  });
+
+  test("another customer on the device never sees the first's link; the block's setting turns the control off", async () => {
+    handlers.list = () => page();
+    handlers["share-create"] = () => ok({ token, path: "", url: "", displayName: null });
+    const root = await openPage("saved-items", "1001");
+    click(root, ".si-share-make");
+    await vi.waitFor(() => expect(shareStatus(root)).toBe(en.share.made));
+    const other = await openPage("saved-items", "2002");
+    expect(other.querySelector<HTMLInputElement>(".si-share-link input")!.value).toBe("");
+    expect((await openPage("saved-items", "1001", { share: "false" })).querySelector(".si-share")).toBeNull();
+  });
+});
+
+describe("the cart block", () => {
+  const variant = (id: number, title: string) => ({
+    ...item(id, title),
+    context: "saved-for-later",
+    entityType: "variant",
+    entityGid: `gid://shopify/ProductVariant/${id}`,
+  });
+  const cartJs = (...lines: [number, number][]) => ({
+    status: 200,
+    body: {
+      items: lines.map(([variant_id, product_id]) => ({ key: `${variant_id}:k`, variant_id, product_id, quantity: 1 })),
+    },
+  });
+  const shown = (root: HTMLElement) => [...root.querySelectorAll(".si-saved .si-title")].map((a) => a.textContent);
+
+  test("shows the saved items the cart does not hold, by variant or by product", async () => {
+    handlers.list = () => page(variant(11, "Mug - Blue"), variant(12, "Mug - Red"), item(5, "Vase"), item(6, "Lamp"));
+    handlers["cart.js"] = () => cartJs([11, 1], [50, 5]);
+    const root = await openPage("save-for-later", "1001");
+    expect(shown(root)).toEqual(["Mug - Red", "Lamp"]);
+  });
+
+  test("Add to cart adds the variant and leaves it saved; Remove removes it from the list", async () => {
+    handlers.list = () => page(variant(12, "Mug - Red"), variant(13, "Mug - Green"));
+    handlers["cart.js"] = () => cartJs();
+    let added: unknown;
+    handlers["add.js"] = (_url, init) => {
+      added = JSON.parse(String(init.body));
+      return cartJs([12, 1]);
+    };
+    handlers.remove = () => ok({ id: "x", state: "removed" });
+    const root = await openPage("save-for-later", "1001");
+    root.querySelector<HTMLButtonElement>(".si-add")!.click();
+    await vi.waitFor(() => expect(shown(root)).toEqual(["Mug - Green"]));
+    expect(added).toEqual({ items: [{ id: 12, quantity: 1 }] });
+    expect(status(root)).toBe(en.cart.moved);
+    expect(asked).not.toContain("remove");
+    expect(document.activeElement).toBe(root.querySelector(".si-add"));
+
+    root.querySelector<HTMLButtonElement>(".si-saved .si-remove")!.click();
+    await vi.waitFor(() => expect(shown(root)).toEqual([]));
+    expect(asked).toContain("remove");
+    expect(root.getAttribute("data-state")).toBe("in-cart");
+  });
+
+  test("while saving is paused, Remove is disabled and says why; Add to cart still works", async () => {
+    handlers.list = () => page(variant(12, "Mug - Red"));
+    handlers["cart.js"] = () => cartJs();
+    await openPage("save-for-later", "1001");
+    handlers.list = budgetSpent;
+    await openPage("saved-items", "1001");
+
+    const root = await openPage("save-for-later", "1001");
+    expect(shown(root)).toEqual(["Mug - Red"]);
+    const remove = root.querySelector<HTMLButtonElement>(".si-saved .si-remove")!;
+    expect([remove.disabled, remove.title, status(root)]).toEqual([true, en.status.paused, en.status.paused]);
+    expect(root.querySelector<HTMLButtonElement>(".si-add")!.disabled).toBe(false);
   });
 });
