@@ -395,8 +395,11 @@ describe.skipIf(browserMissing)(
 
     /** Runs in the page: how far the budget banner's edges are from those of the page's content below it. */
     const bannerOffset = () => {
-      const banner = document.querySelector(".Polaris-Banner")?.getBoundingClientRect();
       const content = [...document.querySelectorAll(".Polaris-Page")].at(-1);
+      // The frame's banner is the one outside the page's own content (whose cards have banners too).
+      const banner = [...document.querySelectorAll(".Polaris-Banner")]
+        .find((candidate) => !content?.contains(candidate))
+        ?.getBoundingClientRect();
       if (!banner || !content) return null;
       const box = content.getBoundingClientRect();
       const style = getComputedStyle(content);
