@@ -3,43 +3,19 @@
 // and phone widths, since a code block or a table scrolls only when the page is narrow enough.
 // Then Home's theme status, without App Bridge (as in the sandbox) and with its app.extensions()
 // stubbed as the admin would answer it.
-import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
-import type { AxeResults } from "axe-core";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { runInsightsOperation } from "../support/insights";
 import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../merchant/admin-browser";
+import { axeViolations } from "../support/axe";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const VIEWPORTS = [
   { name: "desktop", width: 1200, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-/** One line per violation and node, so a failure says what to fix without opening a report. */
-const describeViolations = (violations: AxeResults["violations"]) =>
-  violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) => `${violation.id} (${violation.impact}): ${violation.help} at ${node.target.join(" ")}`,
-    ),
-  );
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  const results = await page.evaluate(
-    (tags) =>
-      (window as unknown as { axe: typeof import("axe-core") }).axe.run(document, {
-        runOnly: { type: "tag", values: tags },
-      }),
-    WCAG_21_AA,
-  );
-  return describeViolations(results.violations);
-}
 
 describe.skipIf(browserMissing)(browserTestTitle("the admin pages against WCAG 2.1 AA (axe-core, Chromium)"), () => {
   let sandbox: RunningSandbox;

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { clock } from "~/lib/clock";
 import type { BudgetView } from "~/services/merchant-pages/budget-state";
-import type { PlanKey } from "~/services/plans";
 import { TEST_ENV } from "../setup/test-env";
+import { BUDGET_STATES, recordOverage, type BudgetStateSetup } from "../support/budget-states";
 import { APP_URL, givenShop, sendToApp, setMonthlyUsage } from "../support/app";
 import { BROWSER_AGENT } from "../support/insights";
 import { withAdminSession } from "../support/session-token";
@@ -47,70 +47,15 @@ async function pagesOf(shop: string) {
   };
 }
 
-interface StateSetup {
-  plan: PlanKey;
-  used: number;
-  overage?: { capCents: number; blocks: number; pastBudget: number };
-}
-
-async function shopIn(setup: StateSetup): Promise<string> {
-  const shop = await givenShop({ plan: setup.plan });
-  await setMonthlyUsage(shop, setup.used, PERIOD);
-  if (setup.overage) {
-    const { capCents, blocks, pastBudget } = setup.overage;
-    await db.overageSetting.create({ data: { shopDomain: shop, enabled: true, capCents } });
-    await db.overageUsage.create({ data: { shopDomain: shop, period: PERIOD, count: pastBudget } });
-    await db.overageBlock.createMany({
-      data: Array.from({ length: blocks }, (_, i) => ({
-        shopDomain: shop,
-        period: PERIOD,
-        block: i + 1,
-        priceCents: 200,
-        idempotencyKey: `key-${i + 1}`,
-        attemptedAt: NOW,
-        sentAt: NOW,
-      })),
-    });
-  }
+async function shopIn({ plan, used, overage }: BudgetStateSetup): Promise<string> {
+  const shop = await givenShop({ plan });
+  await setMonthlyUsage(shop, used, PERIOD);
+  if (overage) await recordOverage(db, shop, overage, PERIOD, NOW);
   return shop;
 }
 
-const states: [string, StateSetup, { kind: string; percent: number; title: string | null; says: RegExp }][] = [
-  ["under budget", { plan: "starter", used: 5 }, { kind: "under", percent: 0.1, title: null, says: /turn overage on/ }],
-  [
-    "at 80%",
-    { plan: "starter", used: 4_000 },
-    { kind: "nearing", percent: 80, title: "80% of this month's request budget is used", says: /turn overage on/ },
-  ],
-  [
-    "spent with overage off",
-    { plan: "starter", used: 5_000 },
-    { kind: "spent", percent: 100, title: "This month's request budget is spent", says: /refused with PLAN_LIMIT/ },
-  ],
-  [
-    "overage serving, 2 dollars of a 20-dollar cap",
-    { plan: "starter", used: 5_000, overage: { capCents: 2_000, blocks: 1, pastBudget: 300 } },
-    {
-      kind: "overage-serving",
-      percent: 100,
-      title: "Overage is serving shoppers past this month's budget",
-      says: /overage is serving shoppers: 300 requests past it, \$2\.00 billed of your \$20\.00 monthly cap/,
-    },
-  ],
-  [
-    "overage cap reached",
-    { plan: "starter", used: 5_000, overage: { capCents: 2_000, blocks: 10, pastBudget: 10_000 } },
-    { kind: "overage-cap-reached", percent: 100, title: "Your overage cap is reached", says: /raise the cap/ },
-  ],
-  [
-    "Free plan, spent",
-    { plan: "free", used: 500 },
-    { kind: "spent-no-overage", percent: 100, title: "This month's request budget is spent", says: /no overage/ },
-  ],
-];
-
 describe("every admin page in each budget state", () => {
-  test.each(states)("%s", async (_name, setup, expected) => {
+  test.each(BUDGET_STATES)("$name", async ({ setup, expected }) => {
     const shop = await shopIn(setup);
     const { banners, home, plans } = await pagesOf(shop);
     for (const banner of banners) expect(banner?.title ?? null).toBe(expected.title);
