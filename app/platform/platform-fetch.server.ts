@@ -21,6 +21,22 @@ export function platformFetch(url: string | URL, init: PlatformRequestInit = {})
   return fetch(sandboxTarget(target) ?? target, { ...rest, signal });
 }
 
+/**
+ * Where the sandbox's front serves the emulated platform's pages to a browser (the hosted plan
+ * selection page): the emulator itself listens on a loopback port the browser may not reach.
+ */
+export const SANDBOX_PLATFORM_PAGES_PATH = "/__sandbox/platform";
+
+/**
+ * A platform page the merchant's browser opens (https://<host>/<path>): itself, or in the sandbox
+ * the emulated page at <SANDBOX_PLATFORM_PAGES_PATH>/<host>/<path> on the sandbox's own origin.
+ */
+export function platformPageUrl(url: string): string {
+  if (!getEnv().SANDBOX_PLATFORM_URL) return url;
+  const parsed = new URL(url);
+  return `${SANDBOX_PLATFORM_PAGES_PATH}/${parsed.host}${parsed.pathname}${parsed.search}`;
+}
+
 /** https://<host>/<path> → <SANDBOX_PLATFORM_URL>/<host>/<path>, the emulator's address scheme. */
 function sandboxTarget(url: string): string | undefined {
   const base = getEnv().SANDBOX_PLATFORM_URL;

@@ -87,6 +87,82 @@ describe("the sandbox, over real HTTP", () => {
   });
 });
 
+describe("the plan page, emulated on the sandbox's own origin, over real HTTP", () => {
+  const PLAN_PAGE = (store: string) =>
+    `/__sandbox/platform/admin.shopify.com/store/${store}/charges/saved-items/pricing_plans`;
+  const open = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(path, sandbox.url), { redirect: "manual", ...init, headers: { ...BROWSER, ...init.headers } });
+  const decide = (path: string, decision: "approve" | "decline") =>
+    open(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `decision=${decision}`,
+    });
+  /** Follows the sandbox's admin link the platform's redirect became, as the browser would, to the page it ends on. */
+  const landing = async (location: string) => {
+    const signed = await open(location);
+    expect(signed.status).toBe(302);
+    const page = await fetch(new URL(signed.headers.get("location")!, sandbox.url), { headers: BROWSER });
+    return { path: new URL(page.url).pathname, html: await page.text() };
+  };
+
+  test("Upgrade on the Plans page, Approve on the plan page: the welcome link opens Home on the new plan", async () => {
+    const shop = "starter-demo.myshopify.com";
+    const plans = await fetch(await adminRequest("/app/plans", shop, target), { headers: BROWSER });
+    expect(await plans.text()).toContain(`href="${PLAN_PAGE("starter-demo")}"`);
+
+    const choose = await open(PLAN_PAGE("starter-demo"));
+    expect(choose.status).toBe(200);
+    const choices = await choose.text();
+    expect(choices).toContain("Starter: $9.0 every 30 days (current plan)");
+    expect(choices).toContain('href="pricing_plans/pro"');
+    const approval = await open(`${PLAN_PAGE("starter-demo")}/pro`);
+    expect(await approval.text()).toContain('value="approve">Approve</button>');
+
+    const approved = await decide(`${PLAN_PAGE("starter-demo")}/pro`, "approve");
+    expect(approved.status).toBe(303);
+    const welcome = new URL(approved.headers.get("location")!, sandbox.url);
+    expect(welcome.pathname).toBe("/__sandbox/admin/app/billing/return");
+    expect(welcome.searchParams.get("shop")).toBe(shop);
+    expect(welcome.searchParams.get("charge_id")).toMatch(/^\d+$/);
+    const home = await landing(`${welcome.pathname}${welcome.search}`);
+    expect(home.path).toBe("/app");
+    expect(home.html).toMatch(/Pro(<!-- -->)? plan/);
+  });
+
+  test("Decline on the plan page returns to the app on the plan it had", async () => {
+    const declined = await decide(`${PLAN_PAGE("demo")}/pro`, "decline");
+    expect(declined.status).toBe(303);
+    const home = await landing(declined.headers.get("location")!);
+    expect(home.path).toBe("/app");
+    expect(home.html).toMatch(/Scale(<!-- -->)? plan/);
+  });
+});
+
+describe("the example seed shows the features", () => {
+  test("twelve shoppers saved the Linen Shirt: its product page says 'Saved by 10+ shoppers'", async () => {
+    const response = await fetch(new URL("/products/linen-shirt", sandbox.url));
+    expect(await response.text()).toMatch(/data-si="saved-by"[^>]*>Saved by 10\+ shoppers</);
+  });
+
+  test("customer 1010 has the named lists Gift ideas and Kitchen, and Gift ideas is shared at the link the banner prints", async () => {
+    const lists = await proxy("/proxy/api/lists", "demo.myshopify.com", "1010");
+    expect(lists.body.data.lists).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ context: "gift-ideas", name: "Gift ideas", itemCount: 3 }),
+        expect.objectContaining({ context: "kitchen", name: "Kitchen", itemCount: 1 }),
+      ]),
+    );
+    const link = /Shared list "Gift ideas" of customer 1010 \(demo\.myshopify\.com\): (\S+)/.exec(
+      sandbox.output(),
+    )?.[1];
+    expect(link).toBeDefined();
+    const shared = await fetch(link!);
+    expect(shared.status).toBe(200);
+    expect(await shared.text()).toContain("Leather Wallet");
+  });
+});
+
 describe("outside the admin, over real HTTP: a landing page and the login form, never a 500", () => {
   const page = (path: string, init: RequestInit = {}) =>
     fetch(new URL(path, sandbox.url), { ...init, headers: { ...BROWSER, ...init.headers } });

@@ -15,15 +15,16 @@ import { PAGE_LOAD_WINDOW_MS, refreshShopPlan } from "~/services/billing/plan-re
  * what they pay for. A platform failure does not block the admin: the plan on record is shown and
  * the failure logged. A Response (the library's re-authentication bounce) goes through untouched.
  * A session token that is not an admin session token is refused with 401 before the library sees
- * it (isAdminSessionToken).
+ * it (isAdminSessionToken). `fresh` reads the plan even if a page load just did: the billing
+ * return comes right after a subscription changed.
  */
-export async function requireAdminShop(request: Request) {
+export async function requireAdminShop(request: Request, { fresh = false }: { fresh?: boolean } = {}) {
   refuseOtherSessionTokens(request);
   const context = await authenticate.admin(request);
   const shop = context.session.shop;
   let plan: Plan;
   try {
-    plan = await refreshShopPlan(shop, context.admin, { reuseWithinMs: PAGE_LOAD_WINDOW_MS });
+    plan = await refreshShopPlan(shop, context.admin, { reuseWithinMs: fresh ? 0 : PAGE_LOAD_WINDOW_MS });
   } catch (error) {
     if (error instanceof Response) throw error;
     writeLog("error", "plan refresh failed; showing the plan on record", { shop, error: errorFields(error) });

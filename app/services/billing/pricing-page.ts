@@ -1,3 +1,5 @@
+import { platformPageUrl } from "~/platform/platform-fetch.server";
+
 /** The app's handle in shopify.app.toml; the platform's hosted plan page is addressed by it. */
 export const APP_HANDLE = "saved-items";
 
@@ -8,8 +10,9 @@ export function storeHandle(shop: string): string {
 
 /**
  * The platform-hosted plan selection page of Shopify App Pricing, where the merchant upgrades,
- * downgrades or cancels. It lives on admin.shopify.com, so the embedded app opens it top-level.
+ * downgrades or cancels. It lives on admin.shopify.com, so the embedded app opens it top-level;
+ * in the sandbox, the emulated page on the sandbox's origin.
  */
 export function pricingPlansUrl(shop: string): string {
-  return `https://admin.shopify.com/store/${storeHandle(shop)}/charges/${APP_HANDLE}/pricing_plans`;
+  return platformPageUrl(`https://admin.shopify.com/store/${storeHandle(shop)}/charges/${APP_HANDLE}/pricing_plans`);
 }

@@ -18,7 +18,7 @@ import {
   type StoredMetaobject,
   type WriteResult,
 } from "./metaobject-store";
-import { createMetafieldsApi } from "./metafields";
+import { shopMetafieldsApi } from "./metafields";
 import { paginate, type Page, type PageArgs } from "./pagination";
 import { catalogueInventoryItem, catalogueNode } from "./products";
 import { jsonReply, NOT_FOUND, type Reply } from "./reply";
@@ -38,7 +38,7 @@ import {
 const ADMIN_URL = /^https:\/\/([a-z0-9][a-z0-9-]*\.myshopify\.com)\/admin\/api\/([^/]+)\/graphql\.json$/;
 
 // The spec names the plans but not their prices, so the amounts are placeholders.
-const PLAN_CATALOGUE: Record<Subscription["plan"], { name: string; amount: string }> = {
+export const PLAN_CATALOGUE: Record<Subscription["plan"], { name: string; amount: string }> = {
   starter: { name: "Starter", amount: "9.0" },
   pro: { name: "Pro", amount: "29.0" },
   scale: { name: "Scale", amount: "99.0" },
@@ -377,11 +377,7 @@ function adminRoot(
       return payload(existing ? store.update(existing, handle, write) : store.create(definition, handle, write), store);
     },
     ...usageBillingMutations(state, shop),
-    ...createMetafieldsApi(shop, {
-      definitions: state.metafieldDefinitions,
-      apiClientId: state.apiClientId,
-      nextId: () => state.nextId(),
-    }),
+    ...shopMetafieldsApi(state, shop),
     flowTriggerReceive: (args: { handle?: string | null; payload?: unknown; body?: string | null }) =>
       state.flowTriggers.receive(shop.domain, args, granted),
     metaobjectDelete: ({ id }: { id: string }) => {

@@ -281,6 +281,7 @@ export function createAppEvents(state: EmulatorState, initialPricing: AppPricing
 
   return {
     routes,
+    pricing: () => pricing,
     reset() {
       tokens.clear();
       seenKeys.clear();

@@ -76,6 +76,7 @@ const AppPricingSchema: z.ZodType<AppPricing> = z.strictObject({
       unitPriceCents: z.strictObject({ starter: Cents.optional(), pro: Cents.optional(), scale: Cents.optional() }),
     }),
   ),
+  welcomeLink: z.string().startsWith("/").optional(),
 });
 
 const ProductSeedSchema: z.ZodType<ProductSeed> = z.strictObject({

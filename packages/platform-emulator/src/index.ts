@@ -1,6 +1,6 @@
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { adminApiRoute } from "./admin-api";
+import { adminApiRoute, PLAN_CATALOGUE } from "./admin-api";
 import { createAppEvents } from "./app-events";
 import { loadAppConfig } from "./app-config";
 import { bulkResultRoute, setBulkOperationDuration } from "./bulk-operations";
@@ -10,7 +10,8 @@ import { createFaultQueue } from "./faults";
 import { createFlowTriggerRecorder, loadFlowTriggers } from "./flow-triggers";
 import { displayNameOf } from "./metaobject-store";
 import { oauthRoute } from "./oauth";
-import { listMetafields } from "./metafields";
+import { planSelectionRoutes } from "./plan-selection";
+import { listMetafields, shopMetafieldsApi } from "./metafields";
 import { addProducts, removeProducts } from "./products";
 import { createRequestLog, DEFAULT_REQUEST_LOG_LIMIT } from "./request-log";
 import { repoRoot } from "./schemas";
@@ -50,6 +51,7 @@ export type {
   PlatformEmulator,
   RecordedRequest,
   SchemaViolation,
+  SeededMetafield,
   SeededShop,
   ShopSeed,
   ShopUsage,
@@ -110,6 +112,7 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
     bulkResultRoute(state),
     ...appEvents.routes,
     ...optionalScopeRoutes(state),
+    ...planSelectionRoutes(state, { catalogue: PLAN_CATALOGUE, welcomeLink: () => appEvents.pricing().welcomeLink }),
   ];
 
   function usage(domain: string) {
@@ -178,6 +181,11 @@ export function createPlatformEmulator(options: EmulatorOptions = {}): PlatformE
       shopNamed(domain).metaobjects.importMany(definition, entries);
     },
     metafields: (domain, ownerId) => listMetafields(shopNamed(domain), ownerId),
+    setMetafields(domain, metafields) {
+      const { userErrors } = shopMetafieldsApi(state, shopNamed(domain)).metafieldsSet({ metafields: [...metafields] });
+      if (userErrors.length > 0)
+        throw new Error(`emulator: metafieldsSet refuses the seed: ${JSON.stringify(userErrors)}`);
+    },
     addProducts(domain, products) {
       addProducts(shopNamed(domain), products);
     },

@@ -5,7 +5,7 @@
 import type { MetafieldDefinition } from "./app-config";
 import { checkFieldValue } from "./field-types";
 import { catalogueHasProduct } from "./products";
-import type { ShopState } from "./state";
+import type { EmulatorState, ShopState } from "./state";
 import type { EmulatedMetafield } from "./types";
 
 /** metafieldsSet and metafieldsDelete take at most this many metafields per call. */
@@ -115,6 +115,15 @@ export function createMetafieldsApi(shop: ShopState, { definitions, apiClientId,
       return { deletedMetafields, userErrors: [] };
     },
   };
+}
+
+/** The shop's metafields API over the app's definitions, as the Admin API and a seed both write. */
+export function shopMetafieldsApi(state: EmulatorState, shop: ShopState) {
+  return createMetafieldsApi(shop, {
+    definitions: state.metafieldDefinitions,
+    apiClientId: state.apiClientId,
+    nextId: () => state.nextId(),
+  });
 }
 
 /** The shop's metafields, of one owner or all. */

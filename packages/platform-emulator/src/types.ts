@@ -62,6 +62,11 @@ export interface AppPricingMeter {
 
 export interface AppPricing {
   meters: AppPricingMeter[];
+  /**
+   * The welcome link, a path of the app: where the plan selection page sends the merchant, in the
+   * embedded admin, once they approve a plan (plan-selection.ts); the app's home when absent.
+   */
+  welcomeLink?: string;
 }
 
 /** The billing error states of "Setup usage charges", which the Dev Dashboard shows for a refused billing event. */
@@ -230,6 +235,14 @@ export interface EmulatedMetaobject {
   updatedAt: string;
 }
 
+/** A metafield a seed stores, as metafieldsSet takes it (`$app` namespace unless another is given). */
+export interface SeededMetafield {
+  ownerId: string;
+  namespace?: string;
+  key: string;
+  value: string;
+}
+
 export interface PlatformEmulator {
   handlers: RequestHandler[];
   /** Answers a request for a platform URL as the msw handlers would; undefined when no route serves it. */
@@ -265,6 +278,11 @@ export interface PlatformEmulator {
   importMetaobjects(domain: string, type: string, entries: readonly ImportedMetaobject[]): void;
   /** The shop's metafields (metafieldsSet), of one owner or all. */
   metafields(domain: string, ownerId?: string): EmulatedMetafield[];
+  /**
+   * Stores metafields as the app's metafieldsSet would, for a seed: the same checks (owner in the
+   * catalogue, the definition's type, the value), and throws what metafieldsSet would refuse.
+   */
+  setMetafields(domain: string, metafields: readonly SeededMetafield[]): void;
   /** Products and variants that nodes(ids:) answers with, and metafieldsSet accepts as owners. */
   addProducts(domain: string, products: readonly ProductSeed[]): void;
   /** The merchant deletes these products. */

@@ -4,6 +4,7 @@ import { parseDatabaseUrl } from "../../../app/config/database-url";
 import { startEmbeddedPostgres } from "../../../app/lib/database/embedded.server";
 import { applyMigrations } from "../../../app/lib/database/migrations.server";
 import { createPool } from "../../../app/lib/database/pool.server";
+import { usagePeriod } from "../../../app/services/usage/usage-period";
 import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { createTestDatabase, embeddedDumps } from "./test-databases";
 import type { Seed } from "./seed";
@@ -27,7 +28,8 @@ export async function openSandboxDatabase(databaseUrl: string): Promise<{ url: s
 /**
  * Migrates the database and writes the seed's install records: each installed shop gets the
  * offline session the emulated platform issued it (an expiring token with a refresh token, as at
- * a real install). Upserts, so a kept database starts from the seed too.
+ * a real install), and the month's usage and overage choice the seed gives. Upserts, so a kept
+ * database starts from the seed too.
  */
 export async function seedDatabase(url: string, seed: Seed, emulator: RemoteEmulator): Promise<void> {
   const pool = createPool(url, { max: 1 });
@@ -41,6 +43,23 @@ export async function seedDatabase(url: string, seed: Seed, emulator: RemoteEmul
         create: { domain: shop.domain, ...record },
         update: record,
       });
+      if (shop.usedThisMonth !== undefined) {
+        const key = { shopDomain: shop.domain, period: usagePeriod(new Date()) };
+        const count = shop.usedThisMonth;
+        await db.usageCounter.upsert({
+          where: { shopDomain_period: key },
+          create: { ...key, count },
+          update: { count },
+        });
+      }
+      if (shop.overageCapUsd !== undefined) {
+        const overage = { enabled: true, capCents: Math.round(shop.overageCapUsd * 100) };
+        await db.overageSetting.upsert({
+          where: { shopDomain: shop.domain },
+          create: { shopDomain: shop.domain, ...overage },
+          update: overage,
+        });
+      }
       const credentials = shop.installed ? await emulator.adminCredentials(shop.domain) : undefined;
       if (!credentials) continue;
       const session = {

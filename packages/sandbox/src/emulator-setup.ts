@@ -4,7 +4,7 @@
 import type { EmulatorSetup } from "@saved-items/platform-emulator/types";
 import { OVERAGE_METER } from "../../../app/services/plans";
 import type { ProductSeed } from "@saved-items/platform-emulator";
-import { seedSavedItems } from "./saved-items-seed";
+import { seedSavedItems, seedSavers } from "./saved-items-seed";
 import { loadSeed } from "./seed";
 import { PRODUCTS } from "./storefront/catalog";
 
@@ -23,8 +23,8 @@ const storefrontProducts: ProductSeed[] = PRODUCTS.map((product) => ({
 
 const setup: EmulatorSetup = (emulator, seedFile) => {
   if (!seedFile) throw new Error("The sandbox's emulator setup takes the seed file as its argument.");
-  // The app's Shopify App Pricing configuration, as its Partner Dashboard holds it.
-  emulator.setAppPricing({ meters: [OVERAGE_METER] });
+  // The app's Shopify App Pricing configuration, as its Partner Dashboard holds it (docs/deploy.md).
+  emulator.setAppPricing({ meters: [OVERAGE_METER], welcomeLink: "/app/billing/return" });
   for (const shop of loadSeed(seedFile).shops) {
     const { adminCredentials } = emulator.addShop(shop);
     console.error(`emulator: ${shop.domain} admin credentials ${JSON.stringify(adminCredentials)}`);
@@ -32,6 +32,10 @@ const setup: EmulatorSetup = (emulator, seedFile) => {
     if (shop.savedItems) {
       const { items } = seedSavedItems(emulator, shop.domain, shop.savedItems, new Date());
       console.error(`emulator: ${shop.domain} seeded with ${items.length} saved items`);
+    }
+    if (shop.savers) {
+      const publish = shop.grantedOptionalScopes?.includes("write_products") ?? false;
+      seedSavers(emulator, shop.domain, shop.savers, publish, new Date());
     }
   }
 };

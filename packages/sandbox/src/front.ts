@@ -6,6 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import express from "express";
 import { errorEnvelope } from "../../../app/lib/envelope";
 import { ServiceError } from "../../../app/lib/errors";
+import { SANDBOX_PLATFORM_PAGES_PATH } from "../../../app/platform/platform-fetch.server";
 import { createRemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { HELD_BODY_BYTES, holdBody, type HeldBody } from "./held-body";
 import { signedAdminUrl } from "./session-tokens";
@@ -118,9 +119,13 @@ export function startFront(options: FrontOptions): Promise<Front> {
   app.get("/__sandbox/instances", (_req, res) => void res.json({ instances: options.control.instances() }));
   // Sandbox only: an admin page opened logged in, as the admin's iframe opens it: a redirect to the
   // page with a fresh session token (valid about a minute), so a link in the banner always works.
-  app.get(/^\/__sandbox\/admin(\/app(?:\/[\w-]+)?)?$/, (req, res, next) => {
-    const shop = typeof req.query.shop === "string" ? req.query.shop : "demo.myshopify.com";
-    const page = (req.params as Record<string, string | undefined>)[0] ?? "/app";
+  // Query parameters besides shop go to the page (the plan page's charge_id for the welcome link).
+  app.get(/^\/__sandbox\/admin(\/app(?:\/[\w-]+)*)?$/, (req, res, next) => {
+    const query = new URL(req.originalUrl, "http://sandbox").searchParams;
+    const shop = query.get("shop") ?? "demo.myshopify.com";
+    query.delete("shop");
+    const path = (req.params as Record<string, string | undefined>)[0] ?? "/app";
+    const page = query.size > 0 ? `${path}?${query}` : path;
     signedAdminUrl(`${req.protocol}://${req.get("host")}`, page, {
       shop,
       apiKey: options.apiKey,
@@ -129,6 +134,31 @@ export function startFront(options: FrontOptions): Promise<Front> {
       .then((url) => res.redirect(302, url))
       .catch(next);
   });
+  // Sandbox only: the emulated platform's pages a merchant's browser opens (the plan selection page),
+  // served from the emulator on this origin; their redirects into the embedded admin open the
+  // sandbox's logged-in admin, others stay on these pages.
+  app.all(
+    new RegExp(`^${SANDBOX_PLATFORM_PAGES_PATH}(/.+)$`),
+    express.raw({ type: () => true, limit: "64kb" }),
+    (req, res, next) => {
+      const target = `${options.emulatorUrl}${(req.params as Record<string, string>)[0]}${new URL(req.originalUrl, "http://sandbox").search}`;
+      const hasBody = req.method !== "GET" && req.method !== "HEAD";
+      fetch(target, {
+        method: req.method,
+        headers: req.headers["content-type"] ? { "Content-Type": req.headers["content-type"] } : {},
+        body: hasBody ? new Uint8Array(req.body as Buffer) : undefined,
+        redirect: "manual",
+      })
+        .then(async (answer) => {
+          const location = answer.headers.get("location");
+          if (location) res.setHeader("Location", sandboxLocation(location));
+          const type = answer.headers.get("content-type");
+          if (type) res.setHeader("Content-Type", type);
+          res.status(answer.status).send(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(next);
+    },
+  );
   app.post("/__sandbox/rolling-restart", (_req, res, next) => {
     options.control
       .rollingRestart()
@@ -166,6 +196,22 @@ export function startFront(options: FrontOptions): Promise<Front> {
       });
     });
   });
+}
+
+/**
+ * Where the browser goes for a platform redirect: the embedded admin's URL of an app page
+ * (https://admin.shopify.com/store/<store>/apps/<app>/<path>) opens the sandbox's logged-in admin
+ * at that page, any other platform URL its emulated page on the sandbox's origin.
+ */
+export function sandboxLocation(location: string): string {
+  const url = new URL(location);
+  const appPage = /^\/store\/([a-z0-9][a-z0-9-]*)\/apps\/[\w-]+(\/.*)?$/.exec(url.pathname);
+  if (url.host !== "admin.shopify.com" || !appPage) {
+    return `${SANDBOX_PLATFORM_PAGES_PATH}/${url.host}${url.pathname}${url.search}`;
+  }
+  const query = new URLSearchParams(url.search);
+  query.set("shop", `${appPage[1]}.myshopify.com`);
+  return `/__sandbox/admin${appPage[2] ?? ""}?${query}`;
 }
 
 /**

@@ -3,7 +3,8 @@
 // handles the app derives, so the storefront and the app see them as the shopper's own saves.
 import { z } from "zod";
 import { itemHandle, listHandle } from "../../../app/services/saved-items/handles.server";
-import type { ImportedMetaobject, ProductSeed } from "@saved-items/platform-emulator";
+import { publishedValue } from "../../../app/services/saved-by/flush-plan";
+import type { ImportedMetaobject, PlatformEmulator, ProductSeed } from "@saved-items/platform-emulator";
 
 export const SavedItemsSeedSchema = z.strictObject({
   /** How many save_items (active and removed). */
@@ -54,6 +55,52 @@ export const productGid = (index: number) => `gid://shopify/Product/${7_000_000 
 export const variantGid = (product: number, variant: number) =>
   `gid://shopify/ProductVariant/${8_000_000 + product * VARIANTS_PER_PRODUCT + variant}`;
 
+/**
+ * The store's entries for these items, as the app writes them: one save_list per customer and
+ * context, with its index, and the save_items.
+ */
+function storeEntries(items: readonly GeneratedItem[]): {
+  lists: ImportedMetaobject[];
+  saveItems: ImportedMetaobject[];
+} {
+  const lists = new Map<string, { customerGid: string; context: string; active: GeneratedItem[] }>();
+  const saveItems = items.map((item): ImportedMetaobject => {
+    const listKey = listHandle(item.customerGid, item.context);
+    const list = lists.get(listKey) ?? { customerGid: item.customerGid, context: item.context, active: [] };
+    lists.set(listKey, list);
+    if (item.status === "active") list.active.push(item);
+    return {
+      handle: itemHandle(item.customerGid, item),
+      createdAt: item.savedAt,
+      fields: {
+        list_key: listKey,
+        customer_id: item.customerGid,
+        context: item.context,
+        entity_type: item.entityType,
+        entity_gid: item.entityGid,
+        status: item.status,
+        source: "seed",
+        saved_at: item.savedAt,
+      },
+    };
+  });
+
+  // Each list with its index, as the app keeps it: its active items' handles, newest save first.
+  const listEntries = [...lists].map(([handle, list]): ImportedMetaobject => ({
+    handle,
+    fields: {
+      customer_id: list.customerGid,
+      context: list.context,
+      active_items: JSON.stringify(
+        list.active
+          .sort((a, b) => b.savedAt.localeCompare(a.savedAt))
+          .map((item) => itemHandle(item.customerGid, item)),
+      ),
+    },
+  }));
+  return { lists: listEntries, saveItems };
+}
+
 export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedShop {
   const options = SavedItemsSeedSchema.parse(input);
   const next = random(options.count * 31 + options.customers);
@@ -77,28 +124,6 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
     items.push({ customerGid, context, entityType: isVariant ? "variant" : "product", entityGid, status, savedAt });
   }
 
-  const lists = new Map<string, { customerGid: string; context: string; active: GeneratedItem[] }>();
-  const saveItems = items.map((item): ImportedMetaobject => {
-    const listKey = listHandle(item.customerGid, item.context);
-    const list = lists.get(listKey) ?? { customerGid: item.customerGid, context: item.context, active: [] };
-    lists.set(listKey, list);
-    if (item.status === "active") list.active.push(item);
-    return {
-      handle: itemHandle(item.customerGid, item),
-      createdAt: item.savedAt,
-      fields: {
-        list_key: listKey,
-        customer_id: item.customerGid,
-        context: item.context,
-        entity_type: item.entityType,
-        entity_gid: item.entityGid,
-        status: item.status,
-        source: "seed",
-        saved_at: item.savedAt,
-      },
-    };
-  });
-
   const products = Array.from({ length: options.products }, (_, index): ProductSeed => {
     const soldOut = index % 7 === 3;
     return {
@@ -116,20 +141,7 @@ export function generateSavedItems(input: SavedItemsSeed, now: Date): GeneratedS
       })),
     };
   });
-  // Each list with its index, as the app keeps it: its active items' handles, newest save first.
-  const listEntries = [...lists].map(([handle, list]): ImportedMetaobject => ({
-    handle,
-    fields: {
-      customer_id: list.customerGid,
-      context: list.context,
-      active_items: JSON.stringify(
-        list.active
-          .sort((a, b) => b.savedAt.localeCompare(a.savedAt))
-          .map((item) => itemHandle(item.customerGid, item)),
-      ),
-    },
-  }));
-  return { items, lists: listEntries, saveItems, products };
+  return { items, ...storeEntries(items), products };
 }
 
 /** The emulator calls a seed needs; an in-process emulator has them. */
@@ -145,4 +157,53 @@ export function seedSavedItems(emulator: SeedTarget, domain: string, input: Save
   emulator.importMetaobjects(domain, "$app:save_item", generated.saveItems);
   emulator.addProducts(domain, generated.products);
   return generated;
+}
+
+export const SaversSeedSchema = z.array(
+  z.strictObject({
+    /** A product of the shop's catalogue (the storefront's demo products are in every shop's). */
+    product: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/, "must be gid://shopify/Product/<number>"),
+    /** How many shoppers have it in their wishlist. */
+    shoppers: z.number().int().min(1).max(1_000),
+  }),
+);
+export type SaversSeed = z.infer<typeof SaversSeedSchema>;
+
+/** Savers are customers of their own, numbered from here, so they never meet the seed's named customers. */
+export const FIRST_SAVER_ID = 90_001;
+
+/**
+ * Shoppers who saved catalogue products, each in their wishlist, stored straight into the emulator;
+ * with write_products granted, each product's "Saved by N" is published as the app's flush would
+ * publish that many shoppers (decision 0010: the step, nothing below 5), so the product page shows
+ * it from the start. The app's own recount confirms it later.
+ */
+export function seedSavers(
+  emulator: SeedTarget & { setMetafields: PlatformEmulator["setMetafields"] },
+  domain: string,
+  savers: SaversSeed,
+  publish: boolean,
+  now: Date,
+): void {
+  const items = savers.flatMap(({ product, shoppers }) =>
+    Array.from({ length: shoppers }, (_, index): GeneratedItem => ({
+      customerGid: `gid://shopify/Customer/${FIRST_SAVER_ID + index}`,
+      context: "wishlist",
+      entityType: "product",
+      entityGid: product,
+      status: "active",
+      savedAt: new Date(now.getTime() - (index + 1) * DAY_MS).toISOString(),
+    })),
+  );
+  const { lists, saveItems } = storeEntries(items);
+  emulator.importMetaobjects(domain, "$app:save_list", lists);
+  emulator.importMetaobjects(domain, "$app:save_item", saveItems);
+  if (!publish) return;
+  emulator.setMetafields(
+    domain,
+    savers.flatMap(({ product, shoppers }) => {
+      const value = publishedValue(shoppers);
+      return value === null ? [] : [{ ownerId: product, key: "saved_by", value: String(value) }];
+    }),
+  );
 }

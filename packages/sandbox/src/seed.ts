@@ -1,13 +1,27 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { PLAN_KEYS } from "../../../app/services/plans";
+import { MAX_OVERAGE_CAP_USD, PLAN_KEYS } from "../../../app/services/plans";
 import { API_TIERS } from "@saved-items/platform-emulator/cost";
-import { SavedItemsSeedSchema } from "./saved-items-seed";
+import { SavedItemsSeedSchema, SaversSeedSchema } from "./saved-items-seed";
 
 const CustomerSchema = z.object({
   id: z.string().regex(/^gid:\/\/shopify\/Customer\/\d+$/, "must be gid://shopify/Customer/<number>"),
   customerAccountAccessToken: z.string().min(1).optional(),
   storefrontCustomerAccessToken: z.string().min(1).optional(),
+  // Lists the customer has when the sandbox starts, made through the app's own operations
+  // (create-list for a name, save, share-create), so they are exactly what a shopper would make.
+  lists: z
+    .array(
+      z.strictObject({
+        context: z.string().min(1),
+        // Made with create-list under this name; absent for the default list (wishlist).
+        name: z.string().min(1).optional(),
+        items: z.array(z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/, "must be gid://shopify/Product/<number>")),
+        // Shared with share-create, under this display name; the banner prints the link.
+        shareAs: z.string().min(1).optional(),
+      }),
+    )
+    .default([]),
 });
 
 const SeedSchema = z.object({
@@ -27,6 +41,14 @@ const SeedSchema = z.object({
       grantedOptionalScopes: z.array(z.string()).optional(),
       // Generated save_items (and their lists and products) stored straight into the emulator.
       savedItems: SavedItemsSeedSchema.optional(),
+      // Shoppers who saved catalogue products (each in a wishlist of its own), with the products'
+      // "Saved by N" published when write_products is granted.
+      savers: SaversSeedSchema.optional(),
+      // Requests of the plan's monthly budget already used this month, to open the admin in a
+      // budget state (80%, spent, overage) without sending them.
+      usedThisMonth: z.number().int().min(0).optional(),
+      // Overage on, with this monthly cap in USD, as the Plans page's "Turn overage on" records it.
+      overageCapUsd: z.number().positive().max(MAX_OVERAGE_CAP_USD).optional(),
     }),
   ),
 });

@@ -14,6 +14,7 @@ import { startFront } from "./front";
 import { startInstancePool } from "./pool";
 import { connectSharedRedis } from "./redis";
 import { loadSeed } from "./seed";
+import { seedCustomerLists, type SeededShare } from "./seed-lists";
 
 if (process.env.NODE_ENV === "production") {
   console.error("Refusing to start the sandbox with NODE_ENV=production: it replaces the platform with an emulator.");
@@ -92,16 +93,17 @@ try {
     control: { instances: pool.report, rollingRestart: pool.rollingRestart },
   });
   stops.push(front.close);
+  const shares = await seedCustomerLists(`http://127.0.0.1:${process.env.PORT}`, seed);
   const forgetRunning = recordRunningSandbox(Number(process.env.PORT));
   stops.push(async () => forgetRunning());
-  printBanner(instanceCount, emulator.url);
+  printBanner(instanceCount, emulator.url, shares);
 } catch (error) {
   console.error("[sandbox] could not start:", error instanceof Error ? error.message : error);
   await stopAll();
   process.exit(1);
 }
 
-function printBanner(instances: number, emulatorUrl: string): void {
+function printBanner(instances: number, emulatorUrl: string, shares: SeededShare[]): void {
   const port = Number(process.env.PORT);
   const url = `http://localhost:${port}`;
   console.log(
@@ -116,6 +118,7 @@ function printBanner(instances: number, emulatorUrl: string): void {
   console.log(`
 Storefront (theme app extension, app proxy): ${url}/collections/all  (French: ${url}/fr/collections/all)
   logged out by default; log in as a seed customer at ${url}/account/login (e.g. ?customer=1001), out at /account/logout
+${shares.map((share) => `Shared list "${share.list}" of customer ${share.customer} (${share.shop}): ${url}${share.path}`).join("\n")}
 Platform usage (sandbox only): ${url}/__sandbox/platform-usage[?shop=demo.myshopify.com]
 
 Embedded admin, logged in (each link signs a fresh session; ?shop=<a seeded shop> for another):
