@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { callSandboxProxy } from "@saved-items/sandbox/proxy-client";
 import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { loadSeed, type Seed } from "@saved-items/sandbox/seed";
+import { loadSeed, type SeedInput } from "@saved-items/sandbox/seed";
 import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
 import { PLANS } from "~/services/plans";
 import { usagePeriod } from "~/services/usage/monthly-budget.server";
@@ -65,7 +65,7 @@ const BARE_ITEMS = [
  */
 function writeSeed(directory: string): string {
   const demo = loadSeed(SANDBOX_DEFAULTS.SANDBOX_SEED).shops.find((shop) => shop.domain === DEMO)!;
-  const seed: Seed = {
+  const seed: SeedInput = {
     shops: [
       demo,
       {

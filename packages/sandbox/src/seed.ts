@@ -54,6 +54,8 @@ const SeedSchema = z.object({
 });
 
 export type Seed = z.infer<typeof SeedSchema>;
+/** A seed as written in a file, its defaults not yet filled. */
+export type SeedInput = z.input<typeof SeedSchema>;
 
 export function loadSeed(file: string): Seed {
   const parsed = SeedSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
