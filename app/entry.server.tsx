@@ -27,6 +27,7 @@ export { runInRequestScope } from "~/lib/request-context.server";
 export { metricsRegistry } from "~/lib/metrics.server";
 export { BODY_SIGNATURE_HEADER, bodySignatureCheck } from "~/edge/front-doors/body-signature.server";
 export { withResourceMethods } from "~/edge/resource-methods.server";
+export { answerProxyQuery } from "~/edge/operation-route.server";
 
 /** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
 export const readiness = () => readinessOf(pool);

@@ -144,21 +144,27 @@ function matches(segments: Segment[], parts: string[]): boolean {
   return segments.length === parts.length;
 }
 
-/** More pending lines than this are written at once rather than at the end of the turn. */
+/** More pending lines than this are written at once rather than at the end of the window. */
 const MAX_PENDING_LINES = 256;
+/** How long a line may wait for others to go out with it. */
+export const LOG_WINDOW_MS = 20;
 
 /**
- * A line writer that writes the lines of one turn of the event loop together, at its end: on
- * Linux a write to a pipe or a file is a synchronous system call, and one per access-log line was
- * close to a tenth of an is-saved's CPU. What is pending is written before the process exits
- * (process.exit, an uncaught exception), so no line is lost.
+ * A line writer that writes the lines of a short window (LOG_WINDOW_MS) together: on Linux a
+ * write to a pipe or a file is a synchronous system call, and one per access-log line was close to
+ * a tenth of an is-saved's CPU; one per turn of the event loop, which under load handles one or two
+ * requests, still an eighth once is-saved took the fast path (docs/scaling.md). What is pending is
+ * written before the process exits (process.exit, an uncaught exception), so no line is lost.
  */
 export function batchedLineWriter(
   write: (text: string) => void,
   atExit: (flush: () => void) => void = (flush) => process.on("exit", flush),
 ): (line: string) => void {
   let pending: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
     if (pending.length === 0) return;
     const text = pending.join("");
     pending = [];
@@ -167,7 +173,8 @@ export function batchedLineWriter(
   atExit(flush);
   return (line) => {
     const count = pending.push(line);
-    if (count === 1) setImmediate(flush);
+    // Not holding the process open: an exit writes what is pending.
+    if (count === 1) timer = setTimeout(flush, LOG_WINDOW_MS).unref();
     else if (count >= MAX_PENDING_LINES) flush();
   };
 }

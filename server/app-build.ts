@@ -16,6 +16,7 @@ export type AppEntry = Pick<
   | "bodySignatureCheck"
   | "BODY_SIGNATURE_HEADER"
   | "withResourceMethods"
+  | "answerProxyQuery"
 > & {
   metricsRegistry: Registry;
 };
@@ -29,6 +30,7 @@ const REQUIRED_EXPORTS = [
   "bodySignatureCheck",
   "BODY_SIGNATURE_HEADER",
   "withResourceMethods",
+  "answerProxyQuery",
 ] as const;
 
 /** The build's entry module with the exports the server relies on, or an error naming what is missing. */

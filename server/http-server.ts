@@ -15,12 +15,13 @@ import { asServiceError, ENVELOPE_HEADERS, errorEnvelope } from "../app/lib/enve
 import { ServiceError, type ErrorCode } from "../app/lib/errors";
 import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
+import { operationPath } from "../app/edge/route-table";
 import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
 import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEntry } from "./app-build";
 import type { BodySignatureCheck } from "../app/edge/front-doors/body-signature.server";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
-import { clientAddressOf, createRemixResponder, hasValidRequestUrl, type RemixResponder } from "./remix-adapter";
+import { clientAddressOf, createRemixResponder, validRequestUrlOf, type RemixResponder } from "./remix-adapter";
 
 export interface AppServerOptions {
   /** The Remix server build (build/server/index.js), already imported. */
@@ -85,6 +86,9 @@ const READINESS_CACHE_MS = 2_000;
 const APP_LOG_FIELDS = ["shop", "channel", "operation", "code", "platformPoints", "platformRequests", "cache"] as const;
 const ERROR_CODE = /^[A-Z][A-Z_]{0,39}$/;
 const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded"];
+/** The one path the server answers through the app without Remix (serveProxyQuery), and its operation. */
+const FAST_PROXY_OPERATION = "is-saved";
+const FAST_PROXY_PATH = operationPath("online-store", FAST_PROXY_OPERATION);
 /** A last path segment with an extension (robots.txt, favicon.ico): what public/ can hold. */
 const FILE_NAME = /\/[^/]+\.[A-Za-z0-9]+$/;
 
@@ -147,6 +151,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const writeLine = options.writeLine ?? batchedLineWriter((text) => void process.stdout.write(text));
   const log = (level: LogLevel, msg: string, fields: LogFields = {}) => writeLine(formatLogLine(level, msg, fields));
   const routeLabels = new RouteLabels(routePatternsOf(build));
+  const fastProxyRoute = routeLabels.match(FAST_PROXY_PATH);
   let draining = false;
   /** Bytes reserved by requests whose body is their credential, in flight now (reserveUnauthenticatedBody). */
   let unauthenticatedBodyBytes = 0;
@@ -176,6 +181,11 @@ export function createAppServer(options: AppServerOptions): AppServer {
   );
 
   function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    if (req.method === "GET" && state.path === FAST_PROXY_PATH) serveProxyQuery(req, res, state);
+    else serveRemixOrExpress(req, res, state);
+  }
+
+  function serveRemixOrExpress(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
     const direct = directResponderFor(state.path);
     if (direct) serveDirectly(req, res, state, direct);
     else app(req, res);
@@ -299,13 +309,15 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * signature check, parser or platform library ever holds more of a body than that.
    */
   function refusedAtOnce(req: IncomingMessage, res: ServerResponse, state: RequestState): boolean {
-    if (!hasValidRequestUrl(req)) {
+    const url = validRequestUrlOf(req);
+    if (url === undefined) {
       state.route = "other";
       const body = envelope("VALIDATION_ERROR", "Malformed request: invalid Host");
       res.writeHead(400, { ...ENVELOPE_HEADERS, "Content-Length": Buffer.byteLength(body), Connection: "close" });
       res.end(body);
       return true;
     }
+    state.context.requestUrl = url;
     if (Number(req.headers["content-length"] ?? 0) > state.maxBodyBytes) {
       refuseBody(res, state);
       return true;
@@ -560,15 +572,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const route = state.route ?? routeLabels.match(state.path) ?? "other";
     const aborted = !res.writableFinished;
     const status = res.headersSent ? res.statusCode : 499;
-    const appFields: LogFields = {};
-    for (const key of APP_LOG_FIELDS) {
-      const value = state.log[key];
-      if (typeof value === "string") appFields[key] = value.slice(0, 256);
-      else if (typeof value === "number" && Number.isFinite(value)) appFields[key] = value;
-    }
     const code = typeof state.log.code === "string" && ERROR_CODE.test(state.log.code) ? state.log.code : "";
     metrics.observeRequest({ route, method: methodLabel(req.method), status, code }, seconds);
-    log("info", "request", {
+    // One object, in the line's order: copies of it spread into another were garbage on every request.
+    const fields: LogFields = {
       requestId: state.requestId,
       method: req.method,
       route,
@@ -576,11 +583,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
       status,
       durationMs: Math.round(seconds * 10_000) / 10,
       clientAddress: state.clientAddress,
-      ...appFields,
-      ...(aborted ? { aborted: true } : {}),
-      ...(state.bodyTimedOut ? { bodyTimeout: true } : {}),
-      ...(state.refusedEarly ? { refusedEarly: true } : {}),
-    });
+    };
+    for (const key of APP_LOG_FIELDS) {
+      const value = state.log[key];
+      if (typeof value === "string") fields[key] = value.slice(0, 256);
+      else if (typeof value === "number" && Number.isFinite(value)) fields[key] = value;
+    }
+    if (aborted) fields.aborted = true;
+    if (state.bodyTimedOut) fields.bodyTimeout = true;
+    if (state.refusedEarly) fields.refusedEarly = true;
+    log("info", "request", fields);
   }
 
   // Compressed responses where the client accepts them, as remix-serve does.
@@ -713,6 +725,33 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   function serveDirectly(req: IncomingMessage, res: ServerResponse, state: RequestState, responder: RemixResponder) {
     compress(req as Request, res as Response, () => void serveRemix(req, res, state, responder));
+  }
+
+  /**
+   * is-saved on the storefront, the app's most frequent request (every heart and button asks it):
+   * answered by the app's own operation handling from the URL as sent (answerProxyQuery: the same
+   * front door, dispatcher and envelope as its route), without the Fetch Request, the Remix match
+   * and the Response, which were a third of its CPU (docs/scaling.md). Its answer is a small
+   * envelope, below compression's threshold, so it goes out as it is, with the Vary compression
+   * would have added. Every other method or spelling of the path, and a query naming Remix's own
+   * `_data`, goes to Remix.
+   */
+  function serveProxyQuery(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+    entry
+      .runInRequestScope(state.log, async () => entry.answerProxyQuery(FAST_PROXY_OPERATION, state.context.requestUrl!))
+      .then(
+        (answer) => {
+          if (answer === undefined) {
+            serveRemixOrExpress(req, res, state);
+            return;
+          }
+          if (res.headersSent) return;
+          state.route = fastProxyRoute;
+          res.writeHead(answer.status, { ...answer.headers, Vary: "Accept-Encoding" });
+          res.end(answer.body);
+        },
+        (error: unknown) => failRequest(error, req, res),
+      );
   }
 
   /**

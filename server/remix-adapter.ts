@@ -58,13 +58,17 @@ function requestHostOf(req: IncomingMessage): string {
 const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 /**
- * Whether the request's URL can be built from what the client sent. A Host such as "a b" made the
- * Fetch Request's constructor throw, and the error's message and stack carried the whole path into
- * the log: the server refuses such a request (400) before it does anything else with it.
+ * The request's URL as the client sent it, when one can be built from what the client sent. A
+ * Host such as "a b" made the Fetch Request's constructor throw, and the error's message and stack
+ * carried the whole path into the log: the server refuses such a request (400) before it does
+ * anything else with it. Built once per request: the load context's requestUrl and the Fetch
+ * Request's URL are this string.
  */
-export function hasValidRequestUrl(req: IncomingMessage): boolean {
+export function validRequestUrlOf(req: IncomingMessage): string | undefined {
   const host = requestHostOf(req);
-  return host.length <= 255 && HOST.test(host) && URL.canParse(requestUrlOf(req));
+  if (host.length > 255 || !HOST.test(host)) return undefined;
+  const url = requestUrlOf(req);
+  return URL.canParse(url) ? url : undefined;
 }
 
 /**
@@ -149,7 +153,7 @@ function streamOfChunks(chunks: Buffer[]): ReadableStream<Uint8Array> {
   });
 }
 
-function fetchRequestOf(req: IncomingMessage, res: ServerResponse, body: BodyBound): Request {
+function fetchRequestOf(req: IncomingMessage, res: ServerResponse, url: string, body: BodyBound): Request {
   // From req.headers, not the raw ones: the server drops untrusted forwarding headers and sets the
   // request id there.
   const headers = new Headers();
@@ -169,7 +173,7 @@ function fetchRequestOf(req: IncomingMessage, res: ServerResponse, body: BodyBou
     init.body = body.signed ? streamOfChunks(body.signed) : bodyStreamOf(req, body, controller);
     init.duplex = "half";
   }
-  return new Request(requestUrlOf(req), init);
+  return new Request(url, init);
 }
 
 async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
@@ -211,9 +215,8 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
 export function createRemixResponder(build: ServerBuild): RemixResponder {
   const handle = createRequestHandler(build, "production");
   return async (req, res, context, body) => {
-    const request = fetchRequestOf(req, res, body);
-    // The context is this request's own: the URL as sent goes into it rather than a copy of it.
-    context.requestUrl = request.url;
+    // The server put the URL as sent into the request's own context (validRequestUrlOf).
+    const request = fetchRequestOf(req, res, context.requestUrl ?? requestUrlOf(req), body);
     return sendResponse(res, await handle(request, context));
   };
 }

@@ -1,4 +1,5 @@
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { z } from "zod";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { PlanChannel } from "~/services/channels";
@@ -6,11 +7,11 @@ import type { Caller } from "~/services/saved-items/caller";
 import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
 import { isOperationName, OPERATIONS } from "~/services/saved-items/operations";
 import { preflightResponse, withCors } from "./cors.server";
-import { errorResponse, methodNotAllowed, okResponse } from "./envelope.server";
+import { errorAnswer, methodNotAllowed, okAnswer, toResponse, type EnvelopeAnswer } from "./envelope.server";
 import { requireCustomerAccountCaller, requireHeadlessCaller } from "./front-doors/direct-caller.server";
 import { requirePosCaller } from "./front-doors/pos-caller.server";
-import { requireProxyCaller } from "./front-doors/proxy-caller.server";
-import { parseJsonBody, parseQuery } from "./request-input.server";
+import { requireProxyCaller, requireProxyCallerAt } from "./front-doors/proxy-caller.server";
+import { parseJsonBody, parseQuery, parseQueryOf } from "./request-input.server";
 import { servesOperation } from "./route-table";
 
 /** Each channel's front door: who is calling, established before anything else is read. */
@@ -26,33 +27,72 @@ const CROSS_ORIGIN_CHANNELS: readonly PlanChannel[] = ["customer-account", "poin
 
 type Handler = (args: LoaderFunctionArgs) => Promise<Response>;
 
+/** How one request names its caller and its input: from a Fetch Request, or from the URL alone. */
+interface OperationRequest {
+  method: string;
+  caller(): Promise<Caller>;
+  input<Schema extends z.ZodType>(method: string, schema: Schema): Promise<z.infer<Schema>>;
+}
+
 /**
- * The loader and action of a channel's operation route (<namespace>/$operation): operation
- * lookup, method check, the channel's front door, edge validation, the dispatcher, the envelope.
- * Both exports share the handler because Remix sends GET (and OPTIONS) to the loader and POST to
- * the action, and the wrong one must still answer 405. The customer-account and point-of-sale
- * channels are called by extensions on another origin: OPTIONS is answered as a preflight before
- * anything else, and every response, errors included, carries CORS headers.
+ * Every operation request's handling, whichever way it arrived: operation lookup, method check,
+ * the channel's front door, edge validation, the dispatcher, the envelope.
+ */
+async function answerOperation(
+  channel: PlanChannel,
+  operation: string | undefined,
+  request: OperationRequest,
+): Promise<EnvelopeAnswer> {
+  try {
+    if (!isOperationName(operation) || !servesOperation(channel, operation))
+      throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
+    annotateRequest({ channel, operation });
+    const { method, input } = OPERATIONS[operation];
+    if (request.method !== method) throw methodNotAllowed(method);
+    const caller = await request.caller();
+    annotateRequest({ shop: caller.shop });
+    return okAnswer(await dispatchSavedItems(caller, operation, await request.input(method, input)));
+  } catch (error) {
+    return errorAnswer(error);
+  }
+}
+
+/**
+ * The loader and action of a channel's operation route (<namespace>/$operation). Both exports
+ * share the handler because Remix sends GET (and OPTIONS) to the loader and POST to the action,
+ * and the wrong one must still answer 405. The customer-account and point-of-sale channels are
+ * called by extensions on another origin: OPTIONS is answered as a preflight before anything else,
+ * and every response, errors included, carries CORS headers.
  */
 export function createChannelRoute(channel: PlanChannel): { loader: Handler; action: Handler } {
-  const handleOperation: Handler = async ({ request, params, context }) => {
-    try {
-      const operation = params.operation;
-      if (!isOperationName(operation) || !servesOperation(channel, operation))
-        throw new ServiceError("NOT_FOUND", `No operation named ${operation ?? "(none)"}`);
-      annotateRequest({ channel, operation });
-      const { method, input } = OPERATIONS[operation];
-      if (request.method !== method) throw methodNotAllowed(method);
-      const caller = await FRONT_DOORS[channel](request, context);
-      annotateRequest({ shop: caller.shop });
-      const parsed = method === "GET" ? parseQuery(request, context, input) : await parseJsonBody(request, input);
-      return okResponse(await dispatchSavedItems(caller, operation, parsed));
-    } catch (error) {
-      return errorResponse(error);
-    }
-  };
+  const handleOperation: Handler = async ({ request, params, context }) =>
+    toResponse(
+      await answerOperation(channel, params.operation, {
+        method: request.method,
+        caller: () => FRONT_DOORS[channel](request, context),
+        input: async (method, schema) =>
+          method === "GET" ? parseQuery(request, context, schema) : parseJsonBody(request, schema),
+      }),
+    );
   if (!CROSS_ORIGIN_CHANNELS.includes(channel)) return { loader: handleOperation, action: handleOperation };
   const handleWithCors: Handler = async (args) =>
     args.request.method === "OPTIONS" ? preflightResponse() : withCors(await handleOperation(args));
   return { loader: handleWithCors, action: handleWithCors };
+}
+
+/**
+ * A GET of the storefront's channel answered from its URL as sent, with no Fetch Request, Remix
+ * match or Response (the server's fast path, server/http-server.ts): the same front door, input
+ * parsing, dispatcher and envelope as the route, so the same guarantees. The caller runs it in
+ * the request scope. Undefined, with nothing done, for a URL naming Remix's own `_data` parameter,
+ * which Remix answers itself (decision 0007): the caller hands that request to Remix.
+ */
+export function answerProxyQuery(operation: string, requestUrl: string): Promise<EnvelopeAnswer> | undefined {
+  const url = new URL(requestUrl);
+  if (url.searchParams.has("_data")) return undefined;
+  return answerOperation("online-store", operation, {
+    method: "GET",
+    caller: () => requireProxyCallerAt(url),
+    input: async (_method, schema) => parseQueryOf(url, schema),
+  });
 }

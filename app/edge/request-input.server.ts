@@ -55,7 +55,11 @@ export function parseQuery<Schema extends z.ZodType>(
   context: AppLoadContext | undefined,
   schema: Schema,
 ): z.infer<Schema> {
-  const url = requestUrl(request, context);
+  return parseQueryOf(requestUrl(request, context), schema);
+}
+
+/** A GET operation's input from its URL's query: each parameter the schema takes, once, on one line. */
+export function parseQueryOf<Schema extends z.ZodType>(url: URL, schema: Schema): z.infer<Schema> {
   assertQueryEncoding(url.search);
   const params = url.searchParams;
   const query: Record<string, string> = {};

@@ -1,6 +1,6 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
-import { data } from "./dom";
+import { all, data } from "./dom";
 import { guestRows, guestSavedMap } from "./guest-saves";
 import { pausedBy } from "./budget-pause";
 import { mergeGuestSaves } from "./merge-guest-saves";
@@ -45,6 +45,19 @@ async function loadCustomerState(config: BlockConfig): Promise<void> {
     await readFromServer(config, keepRows);
 }
 
+/**
+ * Another list a block of this page shows (the cart block's, beside buttons and hearts) and that has
+ * no fresh stored state, so its read is due too: the app reads it with this one in one platform
+ * request (decision 0015), and only then (decision 0025): a page without it asks for one list.
+ */
+function companionOnPage(context: string): string | undefined {
+  for (const root of all(document, "[data-si]")) {
+    const other = data(root, "context");
+    if (other && other !== context && !storedList(other)?.fresh) return other;
+  }
+  return undefined;
+}
+
 async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<void> {
   const { context } = config;
   const readAt = Date.now();
@@ -54,7 +67,7 @@ async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<v
   try {
     let cursor: string | null = null;
     for (let page = 1; page <= MAX_PAGES; page += 1) {
-      const result = await listPage(config, "100", cursor);
+      const result = await listPage(config, "100", cursor, context, cursor ? undefined : companionOnPage(context));
       for (const item of result.items) {
         items[item.entityGid] = handleOf(item.snapshot);
         const { entityType, entityGid, snapshot } = item;

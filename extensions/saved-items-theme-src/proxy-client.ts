@@ -31,14 +31,19 @@ export function callProxy<T>(config: BlockConfig, operation: ProxyOperation, inp
   return withRetry(() => requestEnvelope(fetch, url, init)) as Promise<T>;
 }
 
-/** One page of the block's list (or another of the shopper's), newest save first. */
+/**
+ * One page of the block's list (or another of the shopper's), newest save first. `companion`: another
+ * list the page shows, which the app then reads along with this one (decision 0025).
+ */
 export function listPage(
   config: BlockConfig,
   limit: string,
   cursor: string | null,
   context = config.context,
+  companion?: string,
 ): Promise<ListResult> {
   const query: Record<string, string> = { context, limit };
   if (cursor) query.cursor = cursor;
+  if (companion) query.companion = companion;
   return callProxy<ListResult>(config, "list", query);
 }

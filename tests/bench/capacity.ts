@@ -78,14 +78,20 @@ async function seedSavedItems(sandbox: MeasuredSandbox, instanceUrl: string, age
   console.error(`seeding ${shoppers.length} shoppers with ${SAVED_ITEMS} saved items each...`);
   await sandbox.emulator.setThrottling(false);
   const gids = Array.from({ length: SAVED_ITEMS }, (_, k) => product(k + 1));
-  const result = await closedLoop({
-    agent,
-    concurrency: 8,
-    durationMs: 600_000,
-    next: (index) => (index < shoppers.length ? batchOfSaves(instanceUrl, shoppers[index]!, gids) : undefined),
-  });
+  const seed = (who: Shopper[]) =>
+    closedLoop({
+      agent,
+      concurrency: 8,
+      durationMs: 600_000,
+      next: (index) => (index < who.length ? batchOfSaves(instanceUrl, who[index]!, gids) : undefined),
+    });
+  const failures = (result: LoadResult) => result.outcomes.filter((outcome) => outcome.status !== 200).length;
+  // Once more when a batch failed (a retryable error on a busy machine): saving a saved item again
+  // changes nothing, and its batch answers 200.
+  let result = await seed(shoppers);
+  if (failures(result) > 0) result = await seed(shoppers);
   await sandbox.emulator.setThrottling(true);
-  const failed = result.outcomes.filter((outcome) => outcome.status !== 200).length;
+  const failed = failures(result);
   if (failed > 0)
     throw new Error(`seeding failed for ${failed} shoppers: ${formatAnswers(summarizeLoad(result).answers)}`);
 }

@@ -134,9 +134,12 @@ describe("a cache that comes back empty (a Redis restart, an eviction, a new ins
   });
 });
 
-describe("the storefront's two lists (decision 0015)", () => {
+describe("the storefront's two lists (decisions 0015, 0025)", () => {
   const ids = (answer: { body: any }) => answer.body.data.items.map((item: { id: string }) => item.id);
   const listOf = (context: string) => callProxy("/proxy/api/list", { query: { context } });
+  /** A read from a page that shows the other storefront list too (the theme's cart block beside its buttons). */
+  const listBeside = (context: string, companion: string) =>
+    callProxy("/proxy/api/list", { query: { context, companion } });
   /** The customer's cached states gone, in this process and in Redis alike (an eviction, an expiry). */
   const forgetStates = () => getListStateStore().forgetCustomer(DEMO_SHOP, CUSTOMER.id);
 
@@ -151,24 +154,35 @@ describe("the storefront's two lists (decision 0015)", () => {
     return { wished: wished.body.data.id, later: later.body.data.id };
   }
 
-  test("reading the wishlist, then saved-for-later, costs one platform request (410 requested points)", async () => {
+  test("a page showing both lists reads them in one platform request (410 requested points)", async () => {
     const { wished, later } = await givenBothLists();
     const requestedBefore = emulator.usage(DEMO_SHOP).requestedPoints;
-    expect(ids(await listOf("wishlist"))).toEqual([wished]);
+    expect(ids(await listBeside("wishlist", SAVE_FOR_LATER_CONTEXT))).toEqual([wished]);
     expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
     expect(emulator.countRequests({ api: "admin" })).toBe(1);
     expect(emulator.usage(DEMO_SHOP).requestedPoints - requestedBefore).toBe(2 * 205);
 
     await forgetStates();
-    expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
+    expect(ids(await listBeside(SAVE_FOR_LATER_CONTEXT, "wishlist"))).toEqual([later]);
     expect(ids(await listOf("wishlist"))).toEqual([wished]);
+    expect(emulator.countRequests({ api: "admin" })).toBe(2);
+  });
+
+  test("a page showing one list reads that list alone (205 requested points, as before lists were read together)", async () => {
+    const { wished, later } = await givenBothLists();
+    const requestedBefore = emulator.usage(DEMO_SHOP).requestedPoints;
+    expect(ids(await listOf("wishlist"))).toEqual([wished]);
+    expect(emulator.countRequests({ api: "admin" })).toBe(1);
+    expect(emulator.usage(DEMO_SHOP).requestedPoints - requestedBefore).toBe(205);
+
+    expect(ids(await listOf(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
     expect(emulator.countRequests({ api: "admin" })).toBe(2);
   });
 
   test("a save into saved-for-later racing the wishlist's first read is in the next saved-for-later read", async () => {
     await givenShop();
     const held = holdAnswerOf("SavedItemsReadList");
-    const listing = listOf("wishlist");
+    const listing = listBeside("wishlist", SAVE_FOR_LATER_CONTEXT);
     await held.read;
     const saved = await callProxy("/proxy/api/save", { body: aSaveRequest({ context: SAVE_FOR_LATER_CONTEXT }) });
     expect(saved).toEqual(ok({ id: expect.any(String), state: "active" }));
@@ -184,7 +198,11 @@ describe("the storefront's two lists (decision 0015)", () => {
   test("other channels read only the list asked for", async () => {
     const { wished, later } = await givenBothLists();
     const token = await aServiceToken();
-    const listed = (context: string) => callDirect("/api/headless/list", { token, query: { context } });
+    const listed = (context: string) =>
+      callDirect("/api/headless/list", {
+        token,
+        query: { context, companion: context === "wishlist" ? SAVE_FOR_LATER_CONTEXT : "wishlist" },
+      });
     expect(ids(await listed("wishlist"))).toEqual([wished]);
     expect(ids(await listed(SAVE_FOR_LATER_CONTEXT))).toEqual([later]);
     expect(emulator.countRequests({ api: "admin" })).toBe(2);

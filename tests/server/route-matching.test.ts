@@ -5,7 +5,9 @@ import path from "node:path";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appEntryOf, firstSegmentOf, narrowedBuilds } from "../../server/app-build";
+import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { platformServer } from "../support/platform";
+import { TEST_ENV } from "../setup/test-env";
 import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "./support";
 
 type RouteSpec = { parentId?: string; path?: string; index?: boolean; document?: boolean };
@@ -66,6 +68,16 @@ describe("narrowedBuilds", () => {
   });
 });
 
+/** A storefront is-saved as the platform's app proxy signs it (path and query), for a shop with no install here. */
+function signedIsSaved(path = "/proxy/api/is-saved"): string {
+  const url = signedProxyUrl("http://proxy.test", path, TEST_ENV.SHOPIFY_API_SECRET, {
+    shop: "not-installed.myshopify.com",
+    customerId: "1001",
+    query: { context: "wishlist", entityType: "product", entityGid: "gid://shopify/Product/1" },
+  });
+  return `${url.pathname}${url.search}`;
+}
+
 describe("the server on the app's build", () => {
   let build: ServerBuild;
   let server: InProcessServer;
@@ -102,6 +114,11 @@ describe("the server on the app's build", () => {
     ["GET", "/api/openapi.json"],
     ["POST", "/webhooks/no-such-topic"],
     ["GET", "/flow/lifecycle"],
+    // is-saved's fast path (server/http-server.ts serveProxyQuery): a signature that holds, then the
+    // install check; a signature that does not; a method it does not take.
+    ["GET", signedIsSaved()],
+    ["GET", signedIsSaved().replace(/signature=[0-9a-f]{4}/, "signature=0000")],
+    ["POST", signedIsSaved()],
   ])("%s %s answers as Remix does on the whole build", async (method, target) => {
     // The whole build as the server serves it: its resource routes answer a method they do not take
     // with 405 and Allow (app/edge/resource-methods.server.ts).
@@ -116,5 +133,17 @@ describe("the server on the app's build", () => {
       status: expected.status,
       body: await expected.text(),
     });
+  });
+  test("is-saved on the fast path answers with the status, headers and body of the same request through Remix", async () => {
+    // The same route spelt in capitals is matched by Remix (case-insensitively) and not by the fast path.
+    const comparable = ({ status, headers, body }: Awaited<ReturnType<typeof send>>) => {
+      const { date: _date, "x-request-id": _id, ...rest } = headers;
+      return { status, headers: rest, body };
+    };
+    for (const target of [signedIsSaved(), signedIsSaved().replace(/signature=[0-9a-f]{4}/, "signature=0000")]) {
+      const viaRemix = comparable(await send(`${server.url}${target.replace("/proxy/api/", "/PROXY/API/")}`));
+      expect(comparable(await send(`${server.url}${target}`))).toEqual(viaRemix);
+      expect(viaRemix.headers).toMatchObject({ vary: "Accept-Encoding", "cache-control": "no-store" });
+    }
   });
 });

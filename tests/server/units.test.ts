@@ -1,8 +1,9 @@
 // The server's pure parts: configuration, route labels, request ids, redaction.
-import { describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { errorFields, redactSecrets } from "~/lib/json-log";
 import {
   batchedLineWriter,
+  LOG_WINDOW_MS,
   loggedPath,
   methodLabel,
   normaliseAddress,
@@ -182,25 +183,27 @@ describe("the server's node flags", () => {
 });
 
 describe("batchedLineWriter", () => {
-  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
 
-  test("the lines of one turn of the event loop go out in one write, at its end", async () => {
+  test("the lines of one window go out in one write, at its end", () => {
     const writes: string[] = [];
     const writeLine = batchedLineWriter(
       (text) => writes.push(text),
       () => {},
     );
     writeLine("a\n");
+    vi.advanceTimersByTime(LOG_WINDOW_MS - 1);
     writeLine("b\n");
     expect(writes).toEqual([]);
-    await turn();
+    vi.advanceTimersByTime(1);
     expect(writes).toEqual(["a\nb\n"]);
     writeLine("c\n");
-    await turn();
+    vi.advanceTimersByTime(LOG_WINDOW_MS);
     expect(writes).toEqual(["a\nb\n", "c\n"]);
   });
 
-  test("a turn that writes many lines writes them in bounded batches", async () => {
+  test("a window that gets many lines writes them in bounded batches", () => {
     const writes: string[] = [];
     const writeLine = batchedLineWriter(
       (text) => writes.push(text),
@@ -208,7 +211,7 @@ describe("batchedLineWriter", () => {
     );
     for (let i = 0; i < 600; i++) writeLine(`${i}\n`);
     expect(writes.map((text) => text.split("\n").length - 1)).toEqual([256, 256]);
-    await turn();
+    vi.advanceTimersByTime(LOG_WINDOW_MS);
     expect(writes.join("").split("\n").length - 1).toBe(600);
   });
 

@@ -12,7 +12,7 @@ export const ListNameSchema = singleLineText()
   .meta({ description: `The list's display name, trimmed, 1 to ${MAX_LIST_NAME_LENGTH} characters` });
 
 /** The same limit and cursor as list's. */
-export const ListsQuerySchema = ListQuerySchema.omit({ context: true });
+export const ListsQuerySchema = ListQuerySchema.omit({ context: true, companion: true });
 export type ListsQuery = z.infer<typeof ListsQuerySchema>;
 
 export const CreateListRequestSchema = z.object({

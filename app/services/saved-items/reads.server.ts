@@ -99,7 +99,7 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   recordLookup(state.complete ? "hit" : "miss");
   if (position?.kind === "platform") return platformPage(caller, input, position.cursor, state);
   if (!state.complete) {
-    const filled = await fillStates(caller, [loaded, ...(await incompleteCompanion(caller, input.context))]);
+    const filled = await fillStates(caller, [loaded, ...(await incompleteCompanion(caller, input))]);
     if (!filled) return longListPage(caller, input, position, state);
     state = filled;
   }
@@ -116,12 +116,13 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
 }
 
 /**
- * The storefront's other list, when its cached state is not complete and can be installed: the
- * read that fills this list fills it too, in the same request, so the session's read of it is a
- * hit. Its state is loaded, and its token taken, before the platform is read, like the list's own.
+ * The storefront's other list, when the page shows it too and its cached state is not complete and
+ * can be installed: the read that fills this list fills it too, in the same request, so the
+ * session's read of it is a hit. Its state is loaded, and its token taken, before the platform is
+ * read, like the list's own.
  */
-async function incompleteCompanion(caller: Caller, context: string): Promise<LoadedState[]> {
-  const companion = storefrontCompanion(caller.channel, context);
+async function incompleteCompanion(caller: Caller, input: ListQuery): Promise<LoadedState[]> {
+  const companion = storefrontCompanion(caller.channel, input.context, input.companion);
   if (companion === undefined) return [];
   const loaded = await loadState(caller, companion);
   return loaded.state.complete || loaded.token === undefined ? [] : [loaded];

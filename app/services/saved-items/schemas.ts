@@ -122,6 +122,10 @@ export const ListQuerySchema = z.object({
   context: ContextSchema,
   limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).default(DEFAULT_LIST_LIMIT),
   cursor: singleLineText().min(1).max(1024).optional(),
+  companion: ContextSchema.optional().meta({
+    description:
+      "Another list the same page shows (the theme's cart block beside its buttons): on the online store, the storefront's other default list is then read from the platform in the same request, so its own read is answered from the cache (decisions 0015, 0025). Ignored otherwise",
+  }),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

@@ -1789,6 +1789,8 @@ export interface operations {
                 context: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Another list the same page shows (the theme's cart block beside its buttons): on the online store, the storefront's other default list is then read from the platform in the same request, so its own read is answered from the cache (decisions 0015, 0025). Ignored otherwise */
+                companion?: string;
             };
             header?: never;
             path?: never;
@@ -4311,6 +4313,8 @@ export interface operations {
                 context: string;
                 limit?: number;
                 cursor?: string;
+                /** @description Another list the same page shows (the theme's cart block beside its buttons): on the online store, the storefront's other default list is then read from the platform in the same request, so its own read is answered from the cache (decisions 0015, 0025). Ignored otherwise */
+                companion?: string;
             };
             header?: never;
             path?: never;
