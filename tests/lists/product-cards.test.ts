@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import type { ProductSeed } from "@saved-items/platform-emulator";
 import { CARD_TTL_MS } from "~/services/saved-items/product-cards.server";
 import { signedWebhook } from "../support/admin";
-import { callProxy, sendToApp } from "../support/app";
+import { callProxy, proxyRequest, sendToApp } from "../support/app";
 import { callDirect, exchangeHeadless, bearerTokenOf, CUSTOMER, givenDirectShop } from "../support/direct";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
@@ -172,5 +172,35 @@ describe("product cards on list", () => {
       },
     });
     expect(cardRequests(shop)).toHaveLength(1);
+  });
+
+  test("the shared page shows the list's name and cards: title, image, price, Add to cart, and no GID", async () => {
+    const shop = await givenDirectShop();
+    emulator.addProducts(shop, [mug()]);
+    const api = await headless();
+    const token = bearerTokenOf(
+      await exchangeHeadless({ shop, customerAccountAccessToken: CUSTOMER.customerAccountAccessToken }),
+    );
+    const send = (name: string, body: unknown) => callDirect(`/api/headless/${name}`, { token, method: "POST", body });
+    expect((await send("create-list", { context: "gifts", name: "Birthday gifts" })).status).toBe(200);
+    await api.save(aSaveRequest({ context: "gifts", entityGid: MUG }));
+    await api.save(aSaveRequest({ context: "gifts", entityGid: "gid://shopify/Product/999" }));
+    const link = (await send("share-create", { context: "gifts" })).body as { data: { token: string } };
+
+    const page = await sendToApp(proxyRequest(`/proxy/shared/${link.data.token}`, { customerId: "" }));
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain("<h1>Birthday gifts</h1>");
+    expect(html).toContain('<a href="/products/ceramic-mug">Ceramic Mug</a>');
+    expect(html).toContain(`<img src="${IMAGE}"`);
+    expect(html).toContain('<p class="saved-items-shared__price">{{ 1600 | money }}</p>');
+    expect(html).toContain(
+      '<form method="post" action="/cart/add" class="saved-items-shared__add"><input type="hidden" name="id" value="91041">',
+    );
+    // The deleted product: said so, no link, no form.
+    expect(html).toContain('<h2 class="saved-items-shared__title">No longer available</h2>');
+    expect(html.match(/<form/g)).toHaveLength(1);
+    expect(html).not.toContain("gid://");
+    expect(html).not.toMatch(/Product \d/);
   });
 });

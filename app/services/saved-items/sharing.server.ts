@@ -118,16 +118,23 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   if (cached) return limited(cached, input.limit);
   await assertShareLookupWithinRate(caller.shop, isSignedShareToken(caller.shop, input.token) ? hash : undefined);
   let displayName: string | null = null;
+  let listName: string | null = null;
   const page = await readAndCacheSharedPage(caller.shop, hash, now, {
     async findList() {
       const list = await findSharedList(caller, hash);
       displayName = fieldValue(list.fields, SAVE_LIST_FIELDS.shareName);
+      listName = fieldValue(list.fields, SAVE_LIST_FIELDS.name);
       return list;
     },
     readPage: async (handle) =>
       sharedCards(
         caller,
-        pageOf(caller.shop, displayName, await listActiveItems(caller.admin, handle, MAX_SHARED_LIST_LIMIT, undefined)),
+        pageOf(
+          caller.shop,
+          displayName,
+          listName,
+          await listActiveItems(caller.admin, handle, MAX_SHARED_LIST_LIMIT, undefined),
+        ),
       ),
   });
   return limited(page, input.limit);
@@ -136,10 +143,12 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
 function pageOf(
   shop: string,
   displayName: string | null,
+  listName: string | null,
   page: Awaited<ReturnType<typeof listActiveItems>>,
 ): SharedListResult {
   return {
     displayName,
+    listName,
     items: page.items.map((record) => {
       const stored = parseStoredJson(record.snapshot);
       // Whoever holds the link sees it, not the shopper who stored it: only links and images the shop or the platform serves.

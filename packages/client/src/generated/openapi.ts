@@ -759,6 +759,8 @@ export interface components {
         SharedListResult: {
             /** @description The name the owner chose, or null */
             displayName: string | null;
+            /** @description The list's own name (create-list, rename-list), or null when never named */
+            listName?: string | null;
             /** @description The list's active items, newest save first, up to limit */
             items: components["schemas"]["SharedItem"][];
             /** @description Whether the list has more items than were returned */
