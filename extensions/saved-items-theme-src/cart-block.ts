@@ -1,6 +1,7 @@
 import type { BlockConfig } from "./block-config";
-import { all, data, find, fromTemplate, isSafeUrl, listen } from "./dom";
+import { all, data, find, fromTemplate, listen } from "./dom";
 import { loadSavedState } from "./load-saved-state";
+import { fillCard } from "./product-card";
 import { saveOrRemove } from "./save-or-remove";
 import { savedRows, subscribe } from "./saved-state";
 import { fitSnapshot, type ShopperItem } from "./shopper-item";
@@ -97,19 +98,9 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
 
   function savedRow(item: ShopperItem) {
     const snapshot = item.snapshot || {};
-    const title = snapshot.title || config.text("untitled");
     const row = fromTemplate(root, ".si-saved-template");
-    const [image, link, price, move] = row.children as unknown as [
-      HTMLImageElement,
-      HTMLAnchorElement,
-      HTMLElement,
-      HTMLButtonElement,
-    ];
-    if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
-    else image.remove();
-    link.textContent = title;
-    if (isSafeUrl(snapshot.url)) link.href = snapshot.url;
-    price.textContent = snapshot.price || "";
+    const move = row.children[3] as HTMLButtonElement;
+    const title = fillCard(row, item, config);
     move.setAttribute("aria-label", `${config.text("move")}: ${title}`);
     listen(move, "click", async () => {
       move.disabled = true;

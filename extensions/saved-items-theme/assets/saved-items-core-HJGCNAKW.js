@@ -1,2 +1,0 @@
-/* Built from extensions/saved-items-theme-src by npm run build:extensions */
-import{A as o,C as n}from"./saved-items-core-R3UHJGBP.js";async function s(t){return await n(t),m(t,(await o(t,"lists",{limit:"100"})).lists)}var m=(t,e)=>e.some(i=>i.context===t.context)?e:[{context:t.context,name:null,itemCount:0},...e],c=(t,e)=>e.name||(e.context===t.context?t.text("default"):e.context);export{s as a,m as b,c};
