@@ -1,11 +1,12 @@
 // npm run bench [-- --seconds 5 --concurrency 32 --capacity-seconds 8]: the app over real HTTP
 // (one sandbox instance, the emulator in its own process) next to two baselines doing only the proxy
 // signature check, then what a Standard shop sustains, then the saved-by count's platform requests
-// per save (`-- --only saved-by` runs that alone). Prints figures; asserts nothing.
+// per save (`-- --only saved-by` runs that alone), and product cards' per list view (`-- --only cards`). Prints figures; asserts nothing.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { startBaseline, type Baseline } from "./baseline";
 import { measureCapacity } from "./capacity";
+import { measureCardCost } from "./cards";
 import { keepAliveAgent } from "./load";
 import { measureOperations } from "./operations";
 import { phaseRow } from "./phase";
@@ -30,8 +31,11 @@ const agent = keepAliveAgent(concurrency);
 const baselines: Baseline[] = [];
 try {
   const instance = sandbox.instances[0]!;
-  if (values.only !== "saved-by") await measureServing(instance);
-  await measureSavedByCost({ sandbox, instanceUrl: instance.url, agent, concurrency });
+  if (values.only === undefined) await measureServing(instance);
+  if (values.only === undefined || values.only === "cards")
+    await measureCardCost({ sandbox, instanceUrl: instance.url, agent });
+  if (values.only === undefined || values.only === "saved-by")
+    await measureSavedByCost({ sandbox, instanceUrl: instance.url, agent, concurrency });
 } finally {
   agent.destroy();
   await Promise.all(baselines.map((baseline) => baseline.stop()));
