@@ -32,7 +32,8 @@ function itemHtml(item: SharedItem): string {
     typeof item.snapshot === "object" && item.snapshot !== null ? (item.snapshot as Record<string, unknown>) : {};
   const card = item.product;
   const gone = card?.availability === "unavailable";
-  const handle = text(snapshot.handle);
+  // The card's path names the product's handle: the storefront's own image where the card has none.
+  const handle = text(snapshot.handle) ?? /^\/products\/([^/?#]+)/.exec(card?.url ?? "")?.[1];
   const liquidHandle = !gone && handle && HANDLE.test(handle) ? handle : undefined;
   const title = card?.title ?? text(snapshot.title);
   const titleHtml = title
