@@ -3,8 +3,9 @@
 // same list of collections (no cards) in the same run: the difference is what cards cost.
 import type http from "node:http";
 import { closedLoop } from "./load";
-import { list, write, type Shopper } from "./requests";
-import { usageDelta, type MeasuredSandbox } from "./sandbox";
+import { aSaveRequest } from "../support/fixtures";
+import { list, type Shopper } from "./requests";
+import { signed, usageDelta, type MeasuredSandbox } from "./sandbox";
 
 const SHOP = "bench-ops.myshopify.com";
 const ITEMS = 20;
@@ -38,10 +39,17 @@ export async function measureCardCost(options: {
     ["without cards (collections)", "Collection", { shop: SHOP, customer: "700001" }],
     ["with cards (products)", "Product", { shop: SHOP, customer: "700002" }],
   ] as [string, "Product" | "Collection", Shopper][]) {
-    await run(gids(kind).map((gid) => write(instanceUrl, shopper, "save", gid)));
+    const entityType = kind === "Product" ? "product" : "collection";
+    await run(
+      gids(kind).map((entityGid) => ({
+        method: "POST",
+        url: signed(instanceUrl, "save", shopper),
+        body: JSON.stringify(aSaveRequest({ entityType, entityGid })),
+      })),
+    );
     for (const view of ["cold", "warm"]) {
-      const before = await sandbox.usage(SHOP);
       await sandbox.emulator.clearRequests();
+      const before = await sandbox.usage(SHOP);
       await run([list(instanceUrl, shopper)]);
       const delta = usageDelta(before, await sandbox.usage(SHOP));
       const cards = (await sandbox.emulator.requests({ shop: SHOP, limit: 100 })).filter(
