@@ -1,6 +1,7 @@
 import type { BlockConfig } from "./block-config";
-import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
+import { all, data, find, fromTemplate, listen, setAttr } from "./dom";
 import { loadSavedState } from "./load-saved-state";
+import { fillCard } from "./product-card";
 import { saveOrRemove } from "./save-or-remove";
 import { savedRows, subscribe } from "./saved-state";
 import { fitSnapshot, handleOf, type ShopperItem } from "./shopper-item";
@@ -125,24 +126,12 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
   }
 
   /**
-   * What a saved item shows: its image, title (linked) and price, from the snapshot. The one
-   * place the block draws an item, for the product cards to replace.
+   * The variant Add to cart adds: the saved one, the product card's (decision 0020), or a saved
+   * product's first for sale looked up by its snapshot's handle.
    */
-  function itemCard(item: ShopperItem): HTMLElement {
-    const snapshot = item.snapshot || {};
-    const row = fromTemplate(root, ".si-saved-template");
-    const [image, link, price] = row.children as unknown as [HTMLImageElement, HTMLAnchorElement, HTMLElement];
-    if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
-    else image.remove();
-    link.textContent = snapshot.title || config.text("untitled");
-    if (isSafeUrl(snapshot.url)) link.href = snapshot.url;
-    price.textContent = snapshot.price || "";
-    return row;
-  }
-
-  /** The variant Add to cart adds: the saved one, or a saved product's first for sale (by its handle). */
-  async function variantOf({ entityType, entityGid, snapshot }: ShopperItem): Promise<number> {
-    if (entityType === "variant") return Number(entityGid.split("/").pop());
+  async function variantOf({ entityType, entityGid, snapshot, product }: ShopperItem): Promise<number> {
+    const gid = entityType === "variant" ? entityGid : product && product.variantGid;
+    if (gid) return Number(gid.split("/").pop());
     const { variants } = await cart<ProductJson>(`products/${snapshot!.handle}`);
     return (variants.find((variant) => variant.available) || variants[0]!).id;
   }
@@ -159,13 +148,16 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
   }
 
   function savedRow(item: ShopperItem) {
-    const row = itemCard(item);
-    const title = (item.snapshot && item.snapshot.title) || config.text("untitled");
+    const row = fromTemplate(root, ".si-saved-template");
+    const title = fillCard(row, item, config);
     const [add, remove] = all(row, "button") as HTMLButtonElement[];
     setAttr(add!, "aria-label", `${config.text("add")}: ${title}`);
     setAttr(remove!, "aria-label", `${config.text("remove")}: ${title}`);
-    // A product saved without its handle has no variant to add here; its link leads to it.
-    if (item.entityType !== "variant" && !handleOf(item.snapshot)) add!.remove();
+    // Nothing to add for an item not for sale, or a product with neither a card's variant nor a
+    // handle to look one up by; its link leads to it.
+    const card = item.product;
+    if (card ? card.availability != "available" : item.entityType !== "variant" && !handleOf(item.snapshot))
+      add!.remove();
     listen(add!, "click", () =>
       act(row, add!, async () => {
         const quantity = (item.snapshot && item.snapshot.quantity) || 1;

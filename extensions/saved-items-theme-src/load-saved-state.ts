@@ -70,8 +70,8 @@ async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<v
       const result = await listPage(config, "100", cursor, context, cursor ? undefined : companionOnPage(context));
       for (const item of result.items) {
         items[item.entityGid] = handleOf(item.snapshot);
-        const { entityType, entityGid, snapshot } = item;
-        if (rows) rows[entityGid] = { context, entityType, entityGid, snapshot } as ShopperItem;
+        const { entityType, entityGid, snapshot, product } = item;
+        if (rows) rows[entityGid] = { context, entityType, entityGid, snapshot, product } as ShopperItem;
       }
       if (!result.pageInfo.hasNextPage) break;
       cursor = result.pageInfo.endCursor;

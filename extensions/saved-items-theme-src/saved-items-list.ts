@@ -1,10 +1,11 @@
 import type { SavedItemsError } from "../shared/errors";
 import type { BlockConfig } from "./block-config";
 import { pausedBy } from "./budget-pause";
-import { all, data, find, fromTemplate, isSafeUrl, listen, setAttr } from "./dom";
+import { all, data, find, fromTemplate, listen, setAttr } from "./dom";
 import { guestSaves } from "./guest-saves";
 import { mergeGuestSaves } from "./merge-guest-saves";
 import { initListManager } from "./list-manager";
+import { fillCard } from "./product-card";
 import { listPage } from "./proxy-client";
 import { saveOrRemove } from "./save-or-remove";
 import { keepShown, setPaused, shownRows, subscribe } from "./saved-state";
@@ -36,22 +37,11 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
     pause();
   }
 
-  /** A row from the block's template; what the snapshot lacks, or holds unsafe, is left out. */
+  /** A row from the block's template, as a product card. */
   function addRow(item: ShopperItem) {
-    const snapshot = item.snapshot || {};
-    const title = snapshot.title || config.text("untitled");
     const row = fromTemplate(root);
-    const [image, link, price, remove] = row.children as unknown as [
-      HTMLImageElement,
-      HTMLAnchorElement,
-      HTMLElement,
-      HTMLElement,
-    ];
-    if (isSafeUrl(snapshot.image) || /^data:image\//.test(snapshot.image || "")) image.src = snapshot.image!;
-    else image.remove();
-    link.textContent = title;
-    if (isSafeUrl(snapshot.url)) link.href = snapshot.url;
-    price.textContent = snapshot.price || "";
+    const remove = find(row, ".si-remove")!;
+    const title = fillCard(row, item, config);
     setAttr(remove, "aria-label", `${config.text("remove")}: ${title}`);
     listen(remove, "click", async () => {
       // The row goes at once, and focus moves to the next remove button (or the block).

@@ -1,4 +1,4 @@
-import type { ItemIdentity } from "../shared/wire";
+import type { ItemIdentity, ProductCard } from "../shared/wire";
 
 /** What the blocks store with a save, so lists can show it without another lookup; any field may be empty. */
 interface Snapshot {
@@ -15,6 +15,8 @@ interface Snapshot {
 export interface ShopperItem extends ItemIdentity {
   source?: string;
   snapshot?: Snapshot;
+  /** The catalogue's card, from a list read; none for a guest save or one made on this page. */
+  product?: ProductCard;
 }
 
 /** The body of /save, /remove, or one /batch operation. */

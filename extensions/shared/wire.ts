@@ -17,6 +17,17 @@ export interface SaveOperationResult {
   state: ItemState;
 }
 
+/** The catalogue's current view of a saved product or variant (docs/api.md, product cards). */
+export interface ProductCard {
+  availability: "available" | "sold-out" | "unavailable";
+  title: string | null;
+  url: string | null;
+  image: string | null;
+  price: { amount: string; currencyCode: string } | null;
+  variantGid: string | null;
+  priceDropped: boolean;
+}
+
 export interface ListItem {
   id: string;
   entityType: string;
@@ -24,6 +35,7 @@ export interface ListItem {
   status: string;
   savedAt?: string;
   snapshot?: unknown;
+  product?: ProductCard;
 }
 
 export interface ListResult {

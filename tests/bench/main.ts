@@ -2,11 +2,13 @@
 // app over real HTTP (one sandbox instance, the emulator in its own process) next to two baselines
 // doing only the proxy signature check, then what a Standard shop sustains, then the instance's
 // memory over a run of is-saved, then the saved-by count's platform requests per save (`-- --only
-// saved-by` runs that alone). Prints figures, each beside its target; asserts nothing.
+// saved-by` runs that alone) and product cards' per list view (`-- --only cards`). Prints figures,
+// each beside its target; asserts nothing.
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { startBaseline, type Baseline } from "./baseline";
 import { measureCapacity } from "./capacity";
+import { measureCardCost } from "./cards";
 import { keepAliveAgent } from "./load";
 import { measureMemory } from "./memory-phase";
 import { measureOperations } from "./operations";
@@ -37,8 +39,11 @@ const agent = keepAliveAgent(concurrency);
 const baselines: Baseline[] = [];
 try {
   const instance = sandbox.instances[0]!;
-  if (values.only !== "saved-by") await measureServing(instance);
-  await measureSavedByCost({ sandbox, instanceUrl: instance.url, agent, concurrency });
+  if (values.only === undefined) await measureServing(instance);
+  if (values.only === undefined || values.only === "cards")
+    await measureCardCost({ sandbox, instanceUrl: instance.url, agent });
+  if (values.only === undefined || values.only === "saved-by")
+    await measureSavedByCost({ sandbox, instanceUrl: instance.url, agent, concurrency });
 } finally {
   agent.destroy();
   await Promise.all(baselines.map((baseline) => baseline.stop()));

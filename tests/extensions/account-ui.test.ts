@@ -130,6 +130,23 @@ describe("SavedItemsPage", () => {
     expect(body().querySelector("s-product-thumbnail")).toBeNull();
   });
 
+  test("an item saved without a snapshot shows its product card's title and image", async () => {
+    const card = {
+      availability: "available",
+      title: "Ceramic Mug",
+      url: "/products/ceramic-mug",
+      image: "https://cdn.shopify.com/s/files/1/mug.png",
+      price: { amount: "16.00", currencyCode: "USD" },
+      variantGid: "gid://shopify/ProductVariant/91041",
+      priceDropped: false,
+    };
+    service.on(LIST, () => listOf([{ ...item("78"), product: card } as ReturnType<typeof item>]));
+    await showPage();
+    await eventually(() => expect(rowTitles()).toEqual(["Ceramic Mug"]));
+    expect(body().querySelector("s-product-thumbnail")?.getAttribute("src")).toBe(card.image);
+    expect(text()).toContain("$16.00");
+  });
+
   test("empty: says so, with no spinner and no rows", async () => {
     service.on(LIST, () => listOf([]));
     await showPage();

@@ -128,6 +128,22 @@ describe("CustomerBlock", () => {
     expect(buttons()).toEqual([]);
   });
 
+  test("an item saved without a snapshot that POS's search does not find shows its product card's title", async () => {
+    const product = {
+      availability: "available",
+      title: "Ceramic Mug - Blue",
+      url: "/products/ceramic-mug?variant=98",
+      image: null,
+      price: { amount: "16.00", currencyCode: "USD" },
+      variantGid: "gid://shopify/ProductVariant/98",
+      priceDropped: false,
+    };
+    service.on(POS_LIST, () => listOf([{ ...item("variant", 98), product } as ReturnType<typeof item>]));
+    await showBlock();
+    await eventually(() => expect(titles()).toEqual(["Ceramic Mug - Blue"]));
+    expect(text()).not.toContain("ProductVariant");
+  });
+
   test("an empty list says so, and a longer one says only the newest 50 are shown", async () => {
     service.on(POS_LIST, () => listOf([]));
     await showBlock();

@@ -36,6 +36,8 @@ describe("GET /proxy/api/list", () => {
       entityGid: "gid://shopify/Product/3",
       status: "active",
       savedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      // Not in the emulated catalogue: its card says so (decision 0020).
+      product: expect.objectContaining({ availability: "unavailable", title: null, url: null }),
     });
   });
 

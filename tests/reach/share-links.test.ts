@@ -15,6 +15,17 @@ async function headless(path: string, body?: unknown, query?: Record<string, str
 }
 
 async function saveItems(customerGid = CUSTOMER.id) {
+  // Products of the catalogue: their cards give the page its links; a catalogue title is text, like a snapshot's.
+  emulator.addProducts(DEMO_SHOP, [
+    { id: "gid://shopify/Product/1", title: "Linen shirt", handle: "linen-shirt", totalInventory: 1, variants: [] },
+    {
+      id: "gid://shopify/Product/2",
+      title: "{{ shop.email }} <script>x</script>",
+      handle: "boots",
+      totalInventory: 1,
+      variants: [],
+    },
+  ]);
   for (const [id, snapshot] of [
     [
       1,
@@ -64,12 +75,14 @@ describe("share links on the headless channel", () => {
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual({
       displayName: "Ana",
+      listName: null,
       hasMore: false,
       items: [
         expect.objectContaining({ entityGid: "gid://shopify/Product/2", entityType: "product" }),
         expect.objectContaining({
           entityGid: "gid://shopify/Product/1",
           snapshot: expect.objectContaining({ title: "Linen shirt" }),
+          product: expect.objectContaining({ title: "Linen shirt", url: "/products/linen-shirt" }),
         }),
       ],
     });
@@ -198,14 +211,19 @@ describe("the shared page through the app proxy", () => {
       { title: "Socks", url: `https://${DEMO_SHOP}/products/socks`, image: `//${DEMO_SHOP}/cdn/shop/files/socks.jpg` },
       { title: "Belt", url: "/products/belt?variant=2", image: "//cdn.shopify.com/s/files/1/belt.jpg" },
     ];
+    // Collections have no product card: what shows is the snapshot, as filtered.
     for (const [index, snapshot] of hostile.entries())
-      await headless("save", aSaveRequest({ entityGid: `gid://shopify/Product/${index + 1}`, snapshot }));
+      await headless(
+        "save",
+        aSaveRequest({ entityType: "collection", entityGid: `gid://shopify/Collection/${index + 1}`, snapshot }),
+      );
     const { token } = (await headless("share-create", { context: "wishlist" })).body.data;
 
     const page = await sendToApp(proxyRequest(`/proxy/shared/${token}`, { customerId: "" }));
     expect(page.status).toBe(200);
     const body = await page.text();
-    const hrefs = [...body.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+    // An item's image and title both link to it.
+    const hrefs = [...new Set([...body.matchAll(/href="([^"]*)"/g)].map((match) => match[1]))];
     const srcs = [...body.matchAll(/<img src="([^"]*)"/g)].map((match) => match[1]!);
     expect(hrefs.sort()).toEqual(
       [

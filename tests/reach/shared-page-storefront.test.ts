@@ -9,6 +9,7 @@ import { TEST_ENV } from "../setup/test-env";
 import { DEMO_SHOP, givenShop, sendToApp } from "../support/app";
 import { callProxy } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
+import { emulator } from "../support/platform";
 
 let close: (() => void) | undefined;
 afterEach(() => close?.());
@@ -36,6 +37,9 @@ async function storefront(): Promise<string> {
 
 test("renders inside the theme for a logged-out shopper; a revoked link is the not-found page", async () => {
   await givenShop({ plan: "starter" });
+  emulator.addProducts(DEMO_SHOP, [
+    { id: "gid://shopify/Product/1", title: "Linen shirt", handle: "linen-shirt", totalInventory: 1, variants: [] },
+  ]);
   await callProxy("/proxy/api/save", {
     body: aSaveRequest({ snapshot: { title: "Linen shirt", handle: "linen-shirt", price: "$49.00" } }),
   });

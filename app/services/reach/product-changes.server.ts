@@ -2,6 +2,7 @@ import { z } from "zod";
 import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readLowStockThreshold } from "~/services/installs/shop-state.server";
+import { productCardsChanged } from "~/services/saved-items/product-cards.server";
 import { resumeFanOutsAfterAnswer, startFanOut } from "./fan-outs.server";
 import { FLOW_TRIGGER_HANDLES, flowTriggerInUse, flowTriggersEnabled } from "./flow-triggers.server";
 import { variantChanges, type VariantChange, type VariantState } from "./variant-changes";
@@ -65,7 +66,8 @@ async function listenedLowStockThreshold(shop: string): Promise<number | undefin
 }
 
 /**
- * Handles one products/update delivery: a webhook id seen before does nothing; the comparison
+ * Handles one products/update delivery: the product's cards are read again on their next view
+ * (a redelivery too: that costs one read); for Flow, a webhook id seen before does nothing; the comparison
  * runs before answering (so a redelivery after a crash cannot skip it twice), the fan-out after.
  */
 export async function handleProductUpdate(
@@ -73,6 +75,10 @@ export async function handleProductUpdate(
   webhookId: string,
   payload: ProductUpdatePayload,
 ): Promise<void> {
+  await productCardsChanged(shop, [
+    payload.admin_graphql_api_id,
+    ...payload.variants.map((variant) => variant.admin_graphql_api_id),
+  ]);
   if (!flowTriggersEnabled()) return;
   await resumeFanOutsWhereListened(shop);
   const lowStockThreshold = await listenedLowStockThreshold(shop);
@@ -123,6 +129,8 @@ export async function handleInventoryLevelUpdate(
   webhookId: string,
   payload: InventoryLevelUpdatePayload,
 ): Promise<void> {
+  // The cards of the item's variant and product, without a request: they are filed under it too.
+  await productCardsChanged(shop, [`gid://shopify/InventoryItem/${payload.inventory_item_id}`]);
   if (!flowTriggersEnabled()) return;
   await resumeFanOutsWhereListened(shop);
   const lowStockThreshold = await listenedLowStockThreshold(shop);

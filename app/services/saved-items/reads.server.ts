@@ -27,6 +27,7 @@ import {
   type SaveItemRecord,
 } from "~/services/records/metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
+import { withCards } from "./product-cards.server";
 import { MAX_LIST_LIMIT, type IsSavedQuery, type ListItem, type ListQuery, type ListResult } from "./schemas";
 
 /** How many pages of the platform's search a cursor position may be looked for in. */
@@ -107,7 +108,7 @@ export async function listSaved(caller: Caller, input: ListQuery): Promise<ListR
   const page = items.slice(0, input.limit);
   const last = page.at(-1);
   return {
-    items: page.map(toListItem),
+    items: await withCards(caller, page.map(toListItem)),
     pageInfo: {
       hasNextPage: items.length > input.limit,
       endCursor: last ? encodeListCursor(listKey, { kind: "state", stampMs: last.stampMs, id: last.id! }) : null,
@@ -238,13 +239,13 @@ async function longListPage(
   return { items: [], pageInfo: { hasNextPage: false, endCursor: null } };
 }
 
-function toPlatformResult(
+async function toPlatformResult(
   caller: Caller,
   context: string,
   records: (SaveItemRecord & { cursor: string })[],
   hasNextPage: boolean,
   state: ListState,
-): ListResult {
+): Promise<ListResult> {
   const listKey = listHandle(caller.customerGid, context);
   const last = records.at(-1);
   const items = records.map(observedItem).filter((item) => {
@@ -255,7 +256,7 @@ function toPlatformResult(
     );
   });
   return {
-    items: items.map(toListItem),
+    items: await withCards(caller, items.map(toListItem)),
     pageInfo: {
       hasNextPage,
       endCursor: last ? encodeListCursor(listKey, { kind: "platform", cursor: last.cursor }) : null,

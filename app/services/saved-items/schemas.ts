@@ -156,6 +156,34 @@ export const SaveOperationResultSchema = z.object({
 });
 export type SaveOperationResult = z.infer<typeof SaveOperationResultSchema>;
 
+export const ProductCardSchema = z
+  .object({
+    availability: z.enum(["available", "sold-out", "unavailable"]).meta({
+      description:
+        "sold-out: published but no variant can be bought; unavailable: deleted or no longer on the online store " +
+        "(then title, price, image and url may be null and the card has no link)",
+    }),
+    title: z.string().nullable().meta({ description: "The product's title; a variant's is Product - Variant" }),
+    url: z.string().nullable().meta({
+      description: "The storefront path (/products/<handle>, with ?variant=<id> for a variant); null when unavailable",
+    }),
+    image: z.string().nullable().meta({ description: "The featured image's URL on the platform's CDN, or null" }),
+    price: z
+      .object({ amount: z.string().meta({ description: "Decimal" }), currencyCode: z.string() })
+      .nullable()
+      .meta({ description: "The variant's price, or the product's lowest variant price" }),
+    variantGid: z.string().nullable().meta({
+      description: "What Add to cart adds: the saved variant, or the product's first available variant; null when none",
+    }),
+    priceDropped: z.boolean().meta({
+      description:
+        "Whether the price is below the price recorded at save time (the snapshot's priceAmount, or its price when " +
+        "that is a plain amount such as $16.00); false when none was recorded",
+    }),
+  })
+  .meta({ description: "The item's product as the shop's catalogue shows it now (docs/api.md, product cards)" });
+export type ProductCard = z.infer<typeof ProductCardSchema>;
+
 export const ListItemSchema = z.object({
   id: z.string().meta({ description: "GID of the save_item metaobject" }),
   entityType: EntityTypeSchema,
@@ -166,6 +194,9 @@ export const ListItemSchema = z.object({
     .unknown()
     .meta({ description: "The snapshot stored with the save, parsed; absent when none was stored" })
     .optional(),
+  product: ProductCardSchema.optional().meta({
+    description: "For product and variant items: the catalogue's current card, whatever the snapshot holds",
+  }),
 });
 export type ListItem = z.infer<typeof ListItemSchema>;
 

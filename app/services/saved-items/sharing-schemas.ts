@@ -53,6 +53,11 @@ export type SharedItem = z.infer<typeof SharedItemSchema>;
 
 export const SharedListResultSchema = z.object({
   displayName: z.string().nullable().meta({ description: "The name the owner chose, or null" }),
+  listName: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "The list's own name (create-list, rename-list), or null when never named" }),
   items: z.array(SharedItemSchema).meta({ description: "The list's active items, newest save first, up to limit" }),
   hasMore: z.boolean().meta({ description: "Whether the list has more items than were returned" }),
 });

@@ -5,7 +5,8 @@ import { ServiceError } from "~/lib/errors";
 import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
 import type { Caller } from "./caller";
 import { listHandle } from "./handles.server";
-import { sharedSnapshot } from "./shared-snapshot";
+import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
+import { withCards } from "./product-cards.server";
 import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
 import { listActiveItems } from "~/services/records/metaobject-store.server";
 import { MAX_SHARED_LIST_LIMIT } from "./sharing-schemas";
@@ -117,14 +118,24 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   if (cached) return limited(cached, input.limit);
   await assertShareLookupWithinRate(caller.shop, isSignedShareToken(caller.shop, input.token) ? hash : undefined);
   let displayName: string | null = null;
+  let listName: string | null = null;
   const page = await readAndCacheSharedPage(caller.shop, hash, now, {
     async findList() {
       const list = await findSharedList(caller, hash);
       displayName = fieldValue(list.fields, SAVE_LIST_FIELDS.shareName);
+      listName = fieldValue(list.fields, SAVE_LIST_FIELDS.name);
       return list;
     },
     readPage: async (handle) =>
-      pageOf(caller.shop, displayName, await listActiveItems(caller.admin, handle, MAX_SHARED_LIST_LIMIT, undefined)),
+      sharedCards(
+        caller,
+        pageOf(
+          caller.shop,
+          displayName,
+          listName,
+          await listActiveItems(caller.admin, handle, MAX_SHARED_LIST_LIMIT, undefined),
+        ),
+      ),
   });
   return limited(page, input.limit);
 }
@@ -132,10 +143,12 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
 function pageOf(
   shop: string,
   displayName: string | null,
+  listName: string | null,
   page: Awaited<ReturnType<typeof listActiveItems>>,
 ): SharedListResult {
   return {
     displayName,
+    listName,
     items: page.items.map((record) => {
       const stored = parseStoredJson(record.snapshot);
       // Whoever holds the link sees it, not the shopper who stored it: only links and images the shop or the platform serves.
@@ -151,6 +164,30 @@ function pageOf(
       };
     }),
     hasMore: page.hasNextPage,
+  };
+}
+
+/**
+ * The page with its items' cards, read with it and cached with it: an anonymous viewer's opens
+ * cost the cards' one request per page read, like the page itself. Their links and images obey
+ * the snapshot's rules, though the catalogue's already do.
+ */
+async function sharedCards(caller: Caller, page: SharedListResult): Promise<SharedListResult> {
+  const items = await withCards(caller, page.items);
+  return {
+    ...page,
+    items: items.map(({ product, ...item }) =>
+      product
+        ? {
+            ...item,
+            product: {
+              ...product,
+              url: sharedLink(product.url, caller.shop) ?? null,
+              image: sharedImage(product.image, caller.shop) ?? null,
+            },
+          }
+        : item,
+    ),
   };
 }
 

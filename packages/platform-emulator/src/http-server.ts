@@ -82,6 +82,8 @@ const AppPricingSchema: z.ZodType<AppPricing> = z.strictObject({
 const ProductSeedSchema: z.ZodType<ProductSeed> = z.strictObject({
   id: z.string().regex(/^gid:\/\/shopify\/Product\/\d+$/),
   title: z.string(),
+  handle: z.string().optional(),
+  imageUrl: z.string().optional(),
   status: z.enum(["ACTIVE", "DRAFT", "ARCHIVED"]).optional(),
   totalInventory: z.number().int(),
   variants: z.array(

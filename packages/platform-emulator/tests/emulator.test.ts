@@ -718,3 +718,54 @@ describe("request recording", () => {
     expect(emulator.countRequests()).toBe(0);
   });
 });
+
+describe("catalogue nodes", () => {
+  const NODES = `query Cards($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      id
+      ... on Product {
+        handle onlineStoreUrl status
+        featuredMedia { preview { image { url } } }
+        variants(first: 1) { nodes { id inventoryItem { id } } }
+      }
+    }
+  }`;
+
+  it("answers handle, featured image and variants; onlineStoreUrl only for a published (ACTIVE) product", async () => {
+    const variant = { id: "gid://shopify/ProductVariant/11", title: "S", price: "5.00", availableForSale: true };
+    emulator.addProducts(SHOP, [
+      {
+        id: "gid://shopify/Product/1",
+        title: "Mug",
+        handle: "mug",
+        imageUrl: "https://cdn.shopify.com/m.png",
+        totalInventory: 1,
+        variants: [variant, { ...variant, id: "gid://shopify/ProductVariant/12" }],
+      },
+      { id: "gid://shopify/Product/2", title: "Draft Cup", status: "DRAFT", totalInventory: 0, variants: [] },
+    ]);
+    const { body } = await admin(NODES, {
+      ids: ["gid://shopify/Product/1", "gid://shopify/Product/2", "gid://shopify/Product/3"],
+    });
+    expect(body.data?.nodes).toEqual([
+      {
+        id: "gid://shopify/Product/1",
+        handle: "mug",
+        onlineStoreUrl: `https://${SHOP}/products/mug`,
+        status: "ACTIVE",
+        featuredMedia: { preview: { image: { url: "https://cdn.shopify.com/m.png" } } },
+        variants: { nodes: [{ id: variant.id, inventoryItem: { id: "gid://shopify/InventoryItem/11" } }] },
+      },
+      {
+        id: "gid://shopify/Product/2",
+        handle: "draft-cup",
+        onlineStoreUrl: null,
+        status: "DRAFT",
+        featuredMedia: null,
+        variants: { nodes: [] },
+      },
+      null,
+    ]);
+    expect(emulator.schemaViolations).toEqual([]);
+  });
+});

@@ -12,6 +12,10 @@ import { PRODUCTS } from "./storefront/catalog";
 const storefrontProducts: ProductSeed[] = PRODUCTS.map((product) => ({
   id: `gid://shopify/Product/${product.id}`,
   title: product.title,
+  handle: product.handle,
+  // The demo's inline SVG: the theme's cards show it; the shared page, which loads images only from
+  // the platform's CDN or the shop's /cdn/, shows the storefront's own product image instead.
+  imageUrl: product.image,
   totalInventory: product.variants.filter((variant) => variant.available).length * 10,
   variants: product.variants.map((variant) => ({
     id: `gid://shopify/ProductVariant/${variant.id}`,

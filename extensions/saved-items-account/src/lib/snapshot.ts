@@ -8,18 +8,24 @@ export interface ItemView {
 }
 
 /**
- * What a list item shows. The snapshot is whatever the saving client stored (the theme stores
- * title, url, image, price, handle), so every field is optional and checked.
+ * What a list item shows: its product card (the catalogue's, current; docs/api.md) first, then
+ * the snapshot, which is whatever the saving client stored (the theme stores title, url, image,
+ * price, handle), so every field is optional and checked.
  */
 export function itemView(item: ListItem): ItemView {
   const snapshot =
     typeof item.snapshot === "object" && item.snapshot !== null ? (item.snapshot as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === "string" && value.trim() ? value.trim() : null);
-  const image = text(snapshot.image);
+  const card = item.product;
+  const image = card?.image ?? text(snapshot.image);
   return {
-    title: text(snapshot.title),
+    title: card?.title ?? text(snapshot.title),
     imageUrl: image && /^https:\/\//i.test(image) ? image : null,
-    price: text(snapshot.price),
+    price: card?.price
+      ? new Intl.NumberFormat(undefined, { style: "currency", currency: card.price.currencyCode }).format(
+          Number(card.price.amount),
+        )
+      : text(snapshot.price),
   };
 }
 

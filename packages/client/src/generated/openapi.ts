@@ -651,6 +651,30 @@ export interface components {
             savedAt?: string;
             /** @description The snapshot stored with the save, parsed; absent when none was stored */
             snapshot?: unknown;
+            /** @description For product and variant items: the catalogue's current card, whatever the snapshot holds */
+            product?: {
+                /**
+                 * @description sold-out: published but no variant can be bought; unavailable: deleted or no longer on the online store (then title, price, image and url may be null and the card has no link)
+                 * @enum {string}
+                 */
+                availability: "available" | "sold-out" | "unavailable";
+                /** @description The product's title; a variant's is Product - Variant */
+                title: string | null;
+                /** @description The storefront path (/products/<handle>, with ?variant=<id> for a variant); null when unavailable */
+                url: string | null;
+                /** @description The featured image's URL on the platform's CDN, or null */
+                image: string | null;
+                /** @description The variant's price, or the product's lowest variant price */
+                price: {
+                    /** @description Decimal */
+                    amount: string;
+                    currencyCode: string;
+                } | null;
+                /** @description What Add to cart adds: the saved variant, or the product's first available variant; null when none */
+                variantGid: string | null;
+                /** @description Whether the price is below the price recorded at save time (the snapshot's priceAmount, or its price when that is a plain amount such as $16.00); false when none was recorded */
+                priceDropped: boolean;
+            };
         };
         ListResult: {
             items: components["schemas"]["ListItem"][];
@@ -707,10 +731,36 @@ export interface components {
             savedAt?: string;
             /** @description The snapshot stored with the save, parsed; absent when none was stored */
             snapshot?: unknown;
+            /** @description For product and variant items: the catalogue's current card, whatever the snapshot holds */
+            product?: {
+                /**
+                 * @description sold-out: published but no variant can be bought; unavailable: deleted or no longer on the online store (then title, price, image and url may be null and the card has no link)
+                 * @enum {string}
+                 */
+                availability: "available" | "sold-out" | "unavailable";
+                /** @description The product's title; a variant's is Product - Variant */
+                title: string | null;
+                /** @description The storefront path (/products/<handle>, with ?variant=<id> for a variant); null when unavailable */
+                url: string | null;
+                /** @description The featured image's URL on the platform's CDN, or null */
+                image: string | null;
+                /** @description The variant's price, or the product's lowest variant price */
+                price: {
+                    /** @description Decimal */
+                    amount: string;
+                    currencyCode: string;
+                } | null;
+                /** @description What Add to cart adds: the saved variant, or the product's first available variant; null when none */
+                variantGid: string | null;
+                /** @description Whether the price is below the price recorded at save time (the snapshot's priceAmount, or its price when that is a plain amount such as $16.00); false when none was recorded */
+                priceDropped: boolean;
+            };
         };
         SharedListResult: {
             /** @description The name the owner chose, or null */
             displayName: string | null;
+            /** @description The list's own name (create-list, rename-list), or null when never named */
+            listName?: string | null;
             /** @description The list's active items, newest save first, up to limit */
             items: components["schemas"]["SharedItem"][];
             /** @description Whether the list has more items than were returned */
