@@ -145,10 +145,12 @@ describe("the storefront's two lists (decisions 0015, 0025)", () => {
 
   async function givenBothLists(): Promise<{ wished: string; later: string }> {
     await givenDirectShop();
-    const wished = await callProxy("/proxy/api/save", { body: aSaveRequest() });
-    const later = await callProxy("/proxy/api/save", {
-      body: aSaveRequest({ context: SAVE_FOR_LATER_CONTEXT, entityGid: "gid://shopify/Product/2" }),
-    });
+    // Collections, which carry no product card: the counts below are the lists' own reads (the
+    // cards' request is measured apart, decision 0020).
+    const collection = (context: string, id: number) =>
+      aSaveRequest({ context, entityType: "collection", entityGid: `gid://shopify/Collection/${id}` });
+    const wished = await callProxy("/proxy/api/save", { body: collection("wishlist", 1) });
+    const later = await callProxy("/proxy/api/save", { body: collection(SAVE_FOR_LATER_CONTEXT, 2) });
     await forgetStates();
     emulator.clearRequests();
     return { wished: wished.body.data.id, later: later.body.data.id };

@@ -359,7 +359,7 @@ describe.skipIf(browserMissing)(
       expect(bare.status).toBe(200);
       const shared = await callSandboxProxy(sandbox.url, "/proxy/api/share-create", {
         ...shop,
-        body: { context: "wishlist", displayName: "Ada's wishlist" },
+        body: { context: "wishlist", displayName: "Ada" },
       });
       expect(shared.status).toBe(200);
       await page.goto("/account/logout?return_url=/collections/all");

@@ -406,10 +406,10 @@ describe.skipIf(browserMissing)(
       proxy.stop();
       expect(proxy.calls).toEqual(["POST batch", "POST save", "POST save", "GET list"]);
       expect(await page.evaluate(() => localStorage.getItem("saved-items:guest"))).toBeNull();
-      // The wallet's save from elsewhere had no snapshot: the block falls back to its "Saved item" label.
+      // The wallet's save from elsewhere had no snapshot: its product card names it (decision 0020).
       expect((await page.locator("[data-si=list] .si-title").allTextContents()).sort()).toEqual([
         "Canvas Tote",
-        "Saved item",
+        "Leather Wallet",
       ]);
       expect((await listed()).map((i) => i.entityGid).sort()).toEqual([
         "gid://shopify/Product/8102",
@@ -624,8 +624,8 @@ describe.skipIf(browserMissing)(
       expect(await page.title()).not.toBe("");
       await expect.poll(() => page.locator("body").textContent()).toContain("Ada's gift ideas");
       const body = (await page.locator("body").textContent())!;
-      expect(body).toContain("linen-shirt");
-      expect(body).toContain("canvas-tote");
+      expect(body).toContain("Linen Shirt");
+      expect(body).toContain("Canvas Tote");
       expect(body).not.toContain("1003");
       await shot("13-shared-list");
 
@@ -652,7 +652,7 @@ describe.skipIf(browserMissing)(
         }
       }
       await page.goto(`/products/canvas-tote?shop=${shop}`);
-      const savedBy = page.locator("[data-si=saved-by]");
+      const savedBy = page.locator("[data-si-saved-by]");
       await expect
         .poll(
           async () => {

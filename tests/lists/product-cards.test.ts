@@ -198,7 +198,7 @@ describe("product cards on list", () => {
       '<form method="post" action="/cart/add" class="saved-items-shared__add"><input type="hidden" name="id" value="91041">',
     );
     // The deleted product: said so, no link, no form.
-    expect(html).toContain('<h2 class="saved-items-shared__title">No longer available</h2>');
+    expect(html).toContain('<h2 class="saved-items-shared__title" data-card-title>No longer available</h2>');
     expect(html.match(/<form/g)).toHaveLength(1);
     expect(html).not.toContain("gid://");
     expect(html).not.toMatch(/Product \d/);

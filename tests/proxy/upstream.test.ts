@@ -141,6 +141,8 @@ describe("upstream efficiency (Admin requests per operation)", () => {
     expect(await cost(() => callProxy("/proxy/api/is-saved", { query: identityQuery() }))).toBe(0);
     expect(await cost(() => callProxy("/proxy/api/remove", { body: anIdentity() }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/toggle", { body: aSaveRequest() }))).toBe(1);
+    // The list's state is warm; its one item's product card is read once (decision 0020), then cached.
+    expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(1);
     expect(await cost(() => callProxy("/proxy/api/list", { query: { context: "wishlist" } }))).toBe(0);
     // A list read from the platform brings its removed items too: the save after it is one mutation.
     // The customer's states are forgotten where they live (this process, or Redis under test:services).

@@ -46,9 +46,9 @@ function itemHtml(item: SharedItem): string {
   // The shared-list answer keeps only links to the shop's pages and images from the platform's CDN (shared-snapshot.ts).
   const image = card?.image ?? (gone ? undefined : text(snapshot.image));
   const imageHtml = image
-    ? `<img src="${escapeForLiquid(image)}" alt="" loading="lazy" width="320" height="320">`
+    ? `<img src="${escapeForLiquid(image)}" alt="" loading="lazy" width="320" height="320" data-card-image>`
     : liquidHandle
-      ? `{%- if all_products['${liquidHandle}'].featured_image -%}<img src="{{ all_products['${liquidHandle}'].featured_image | image_url: width: 640 }}" alt="" loading="lazy" width="320" height="320">{%- endif -%}`
+      ? `{%- if all_products['${liquidHandle}'].featured_image -%}<img src="{{ all_products['${liquidHandle}'].featured_image | image_url: width: 640 }}" alt="" loading="lazy" width="320" height="320" data-card-image>{%- endif -%}`
       : "";
   const url = gone
     ? undefined
@@ -56,16 +56,18 @@ function itemHtml(item: SharedItem): string {
   const price = card?.price
     ? moneyLiquid(card.price.amount)
     : text(snapshot.price) && escapeForLiquid(text(snapshot.price)!);
-  const linked = (html: string) => (url ? `<a href="${escapeForLiquid(url)}">${html}</a>` : html);
+  const linked = (html: string, attributes = "") =>
+    url ? `<a href="${escapeForLiquid(url)}"${attributes}>${html}</a>` : html;
   const variant = card?.availability === "available" && card.variantGid ? numericId(card.variantGid) : undefined;
   const status = gone
     ? `<p class="saved-items-shared__status">No longer available</p>`
     : card?.availability === "sold-out"
       ? `<p class="saved-items-shared__status">Sold out</p>`
       : "";
-  return `<li class="saved-items-shared__card">
-<div class="saved-items-shared__media">${imageHtml ? linked(imageHtml) : ""}</div>
-<h2 class="saved-items-shared__title">${linked(titleHtml)}</h2>
+  // The image's link repeats the title's, so it is left out of the tab order and the reading of links.
+  return `<li class="saved-items-shared__card" data-saved-item-card>
+<div class="saved-items-shared__media">${imageHtml ? linked(imageHtml, ' tabindex="-1" aria-hidden="true"') : ""}</div>
+<h2 class="saved-items-shared__title" data-card-title>${linked(titleHtml)}</h2>
 ${price ? `<p class="saved-items-shared__price">${price}</p>` : ""}${
     card?.priceDropped ? `<p class="saved-items-shared__drop">Price dropped since it was saved</p>` : ""
   }${status}${
@@ -91,8 +93,10 @@ const STYLE = `<style>
 </style>`;
 
 export function sharedListLiquid(list: SharedListResult): string {
-  const heading = list.listName ? escapeForLiquid(list.listName) : "A shared list";
-  const owner = list.displayName ? `<p>Saved by ${escapeForLiquid(list.displayName)}</p>` : "";
+  // displayName is the sharer's name ("Saved by Ana"); a named list's own name heads the page.
+  const owner = list.displayName && `Saved by ${escapeForLiquid(list.displayName)}`;
+  const heading = list.listName ? escapeForLiquid(list.listName) : owner || "A shared list";
+  const byline = list.listName && owner ? `<p>${owner}</p>\n` : "";
   const items =
     list.items.length > 0
       ? `<ul class="saved-items-shared__items">${list.items.map(itemHtml).join("\n")}</ul>`
@@ -100,8 +104,7 @@ export function sharedListLiquid(list: SharedListResult): string {
   return `${STYLE}
 <section class="saved-items-shared page-width">
 <h1>${heading}</h1>
-${owner}
-${items}
+${byline}${items}
 </section>
 `;
 }

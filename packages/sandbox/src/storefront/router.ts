@@ -228,7 +228,12 @@ export function createStorefrontRouter(options: StorefrontOptions): Router {
 
     local.all(new RegExp(`^${PROXY_PREFIX}(/.*)?$`), (req, res, next) => {
       // A Liquid answer renders inside the theme's layout, as the platform renders it.
-      const renderLiquid = (source: string) => renderPage(req, res, { source }, { page_title: "" });
+      // all_products, as the platform's Liquid has it: the shared page finds a product's image by handle.
+      const allProducts = Object.fromEntries(
+        PRODUCTS.map((product) => [product.handle, liquidProduct(product, prefix)]),
+      );
+      const renderLiquid = (source: string) =>
+        renderPage(req, res, { source }, { page_title: "", all_products: allProducts });
       forwardToAppProxy(req, res, renderLiquid).catch(next);
     });
 
