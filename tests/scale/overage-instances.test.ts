@@ -1,6 +1,9 @@
 // Overage across instances (decisions 0008, 0018): an instance killed while its billing event for a
 // block is at the platform (the platform received it, the instance never learned so) leaves the
 // block to the other instance, whose event carries the same idempotency key: one charge, one block.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
@@ -17,16 +20,22 @@ const DEMO = "demo.myshopify.com";
 let database: TestDatabase;
 let sandbox: RunningSandbox;
 let emulator: RemoteEmulator;
+const seedDirectory = mkdtempSync(path.join(tmpdir(), "overage-instances-"));
 
 beforeAll(async () => {
   // A database of the sandbox's own, which this file's per-test reset does not empty.
   database = await createTestDatabase(inject("testDatabases"));
-  sandbox = await startSandbox({ SANDBOX_INSTANCES: "2", DATABASE_URL: database.url });
+  // The demo shop alone, with nothing made at start: the example seed's lists would spend budget
+  // units, and an instance holding a block of them would serve the test's request without overage.
+  const seed = path.join(seedDirectory, "seed.json");
+  writeFileSync(seed, JSON.stringify({ shops: [{ domain: DEMO, plan: "scale", installed: true }] }));
+  sandbox = await startSandbox({ SANDBOX_INSTANCES: "2", DATABASE_URL: database.url, SANDBOX_SEED: seed });
   emulator = createRemoteEmulator(/platform emulated at (\S+);/.exec(sandbox.output())![1]!);
 }, 300_000);
 afterAll(async () => {
   await sandbox?.stop();
   await database?.drop();
+  rmSync(seedDirectory, { recursive: true, force: true });
 });
 
 const isSaved = (base: string, customer: string) =>
