@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { freePort } from "@saved-items/sandbox/ports";
 import { isAlive } from "@saved-items/platform-emulator/processes";
+import { seededRandom } from "./workload";
 
 export const FAULTS = [
   "platform-latency",
@@ -43,6 +44,8 @@ export interface ScheduleOptions {
   quietMs: number;
   /** The faults taken in turn (default all, in the order of FAULTS). */
   faults: readonly FaultName[];
+  /** The run's seed: the lengths that vary (PostgreSQL's outages) repeat with it. */
+  seed: number;
   log: (line: string) => void;
 }
 
@@ -54,14 +57,17 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   const started = performance.now();
   const left = () => started + options.durationMs - performance.now();
   let victim = 0;
-  for (let turn = 0; options.faults.length > 0 && left() > options.quietMs + options.faultMs; turn++) {
+  const lengths = faultLengths(options);
+  for (let turn = 0; options.faults.length > 0; turn++) {
+    const name = options.faults[turn % options.faults.length]!;
+    const length = lengths(name);
+    if (left() <= options.quietMs + length) break;
     const quietFrom = performance.now();
     await sleep(options.quietMs);
     windows.push({ name: "quiet", startedAt: quietFrom, endedAt: performance.now(), detail: "" });
-    const name = options.faults[turn % options.faults.length]!;
     const startedAt = performance.now();
     options.log(`fault ${name} begins`);
-    const detail = await inject(name, targets, options.faultMs, victim++);
+    const detail = await inject(name, targets, length, victim++);
     windows.push({ name, startedAt, endedAt: performance.now(), detail });
     options.log(`fault ${name} ends: ${detail}`);
   }
@@ -69,6 +75,19 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   await sleep(Math.max(0, left()));
   windows.push({ name: "quiet", startedAt: quietFrom, endedAt: performance.now(), detail: "" });
   return windows;
+}
+
+/**
+ * PostgreSQL's outages last 5 to 30 s, drawn from the run's seed (a managed database's failover or
+ * a restart for maintenance, issue #34); the other faults last --fault-seconds.
+ */
+export const POSTGRES_OUTAGE_MS = { min: 5_000, max: 30_000 } as const;
+export function faultLengths(options: Pick<ScheduleOptions, "faultMs" | "seed">): (name: FaultName) => number {
+  const random = seededRandom(options.seed * 7_919 + 13);
+  return (name) =>
+    name === "postgres-unreachable"
+      ? Math.round(POSTGRES_OUTAGE_MS.min + random() * (POSTGRES_OUTAGE_MS.max - POSTGRES_OUTAGE_MS.min))
+      : options.faultMs;
 }
 
 async function inject(name: FaultName, targets: FaultTargets, faultMs: number, turn: number): Promise<string> {
@@ -102,7 +121,7 @@ async function inject(name: FaultName, targets: FaultTargets, faultMs: number, t
       await targets.database.cut();
       await sleep(faultMs);
       await targets.database.restore();
-      return `PostgreSQL's relay refused and closed connections for ${faultMs / 1000} s`;
+      return `PostgreSQL's relay refused and closed connections for ${(faultMs / 1000).toFixed(1)} s`;
     case "instance-stop":
     case "instance-kill": {
       const alive = (await instances(targets.sandboxUrl)).filter((instance) => isAlive(instance.pid));
