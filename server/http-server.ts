@@ -13,7 +13,14 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response } from "express";
 import { asServiceError, ENVELOPE_HEADERS, errorEnvelope } from "../app/lib/envelope";
 import { ServiceError, type ErrorCode } from "../app/lib/errors";
-import { errorFields, formatLogLine, type LogFields, type LogLevel } from "../app/lib/json-log";
+import {
+  errorFields,
+  formatLogLine,
+  formatOwnLine,
+  type LogFields,
+  type LogLevel,
+  type LogLine,
+} from "../app/lib/json-log";
 import type { RequestLogFields } from "../app/lib/request-context.server";
 import { operationPath } from "../app/edge/route-table";
 import { batchedLineWriter, loggedPath, methodLabel, normaliseAddress, requestIdFrom, RouteLabels } from "./access-log";
@@ -110,12 +117,13 @@ function pathOf(url: string): string {
 }
 
 /**
- * The body bound of a path: webhook deliveries carry whole platform resources (a product with all
- * its variants), everything else the app takes is small. Judged on the first segment as routing
- * is (an encoded one gets the smaller bound: the platform never sends one).
+ * The body bound of a path, by its first segment (firstSegmentOf): webhook deliveries carry whole
+ * platform resources (a product with all its variants), everything else the app takes is small.
+ * Judged on the first segment as routing is (an encoded one gets the smaller bound: the platform
+ * never sends one).
  */
-function maxBodyBytesOf(path: string): number {
-  return firstSegmentOf(path) === "webhooks" ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
+function maxBodyBytesOf(segment: string | undefined): number {
+  return segment === "webhooks" ? MAX_WEBHOOK_BODY_BYTES : MAX_BODY_BYTES;
 }
 
 /**
@@ -126,8 +134,7 @@ function maxBodyBytesOf(path: string): number {
  */
 const BODY_CREDENTIAL_SEGMENTS = new Set(["webhooks", "flow"]);
 
-function bodyIsCredential(path: string): boolean {
-  const segment = firstSegmentOf(path);
+function bodyIsCredential(segment: string | undefined): boolean {
   // An encoded first segment may still be routed to them once decoded; nothing legitimate sends one.
   return segment === undefined || BODY_CREDENTIAL_SEGMENTS.has(segment);
 }
@@ -152,6 +159,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const log = (level: LogLevel, msg: string, fields: LogFields = {}) => writeLine(formatLogLine(level, msg, fields));
   const routeLabels = new RouteLabels(routePatternsOf(build));
   const fastProxyRoute = routeLabels.match(FAST_PROXY_PATH);
+  /** The fast path's path as the access log keeps it: the same on every request, so judged once. */
+  const fastProxyLoggedPath = loggedPath(FAST_PROXY_PATH, fastProxyRoute);
   let draining = false;
   /** Bytes reserved by requests whose body is their credential, in flight now (reserveUnauthenticatedBody). */
   let unauthenticatedBodyBytes = 0;
@@ -286,6 +295,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const clientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy));
     const log: RequestLogFields = {};
     const requestPath = pathOf(req.url ?? "/");
+    const segment = firstSegmentOf(requestPath);
     const state: RequestState = {
       requestId,
       path: requestPath,
@@ -293,8 +303,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       clientAddress,
       log,
       context: { requestId, clientAddress, proxiedClientAddress, log } satisfies AppLoadContext,
-      maxBodyBytes: maxBodyBytesOf(requestPath),
-      bodyIsCredential: bodyIsCredential(requestPath),
+      maxBodyBytes: maxBodyBytesOf(segment),
+      bodyIsCredential: bodyIsCredential(segment),
     };
     states.set(res, state);
     guardConnection(req, res, state);
@@ -574,12 +584,15 @@ export function createAppServer(options: AppServerOptions): AppServer {
     const status = res.headersSent ? res.statusCode : 499;
     const code = typeof state.log.code === "string" && ERROR_CODE.test(state.log.code) ? state.log.code : "";
     metrics.observeRequest({ route, method: methodLabel(req.method), status, code }, seconds);
-    // One object, in the line's order: copies of it spread into another were garbage on every request.
-    const fields: LogFields = {
+    // One object, the line itself in its order: copies of it spread into another were garbage on every request.
+    const fields: LogLine = {
+      t: new Date().toISOString(),
+      level: "info",
+      msg: "request",
       requestId: state.requestId,
       method: req.method,
       route,
-      path: loggedPath(state.path, route),
+      path: state.path === FAST_PROXY_PATH ? fastProxyLoggedPath : loggedPath(state.path, route),
       status,
       durationMs: Math.round(seconds * 10_000) / 10,
       clientAddress: state.clientAddress,
@@ -592,7 +605,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (aborted) fields.aborted = true;
     if (state.bodyTimedOut) fields.bodyTimeout = true;
     if (state.refusedEarly) fields.refusedEarly = true;
-    log("info", "request", fields);
+    writeLine(formatOwnLine(fields));
   }
 
   // Compressed responses where the client accepts them, as remix-serve does.

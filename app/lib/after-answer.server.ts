@@ -1,13 +1,16 @@
+import { withoutPayer } from "./request-context.server";
+
 /**
  * Work that must not delay an answer (a webhook's fan-out, a Flow trigger after a save): started
- * once the current request has answered, its failure logged and never thrown at the caller.
- * Tracked so tests and a stopping server can wait for it.
+ * once the current request has answered, its failure logged and never thrown at the caller, its
+ * platform points not the caller's (withoutPayer). Tracked so tests and a stopping server can
+ * wait for it.
  */
 const running = new Set<Promise<void>>();
 
 export function runAfterAnswer(label: string, work: () => Promise<void>): void {
   const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
-    .then(work)
+    .then(() => withoutPayer(work))
     .catch((error: unknown) => console.error(`[after-answer] ${label} failed`, error))
     .finally(() => running.delete(task));
   running.add(task);

@@ -8,7 +8,22 @@ export type LogFields = Record<string, unknown>;
 
 /** The line for one event; values that are undefined are left out. */
 export function formatLogLine(level: LogLevel, msg: string, fields: LogFields = {}): string {
-  return `${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`;
+  return formatOwnLine({ t: new Date().toISOString(), level, msg, ...fields });
+}
+
+/** A line's object with its own t, level and msg first. */
+export interface LogLine extends LogFields {
+  t: string;
+  level: LogLevel;
+  msg: string;
+}
+
+/**
+ * The line of an object built for it alone (the access log's, one per request): written as it is,
+ * where formatLogLine copies the fields into a new object.
+ */
+export function formatOwnLine(line: LogLine): string {
+  return `${JSON.stringify(line)}\n`;
 }
 
 export function writeLog(level: LogLevel, msg: string, fields: LogFields = {}): void {

@@ -56,11 +56,25 @@ export interface PlatformPointsPayer {
 /**
  * Runs fn with `payer` asked before every platform attempt within it and told the points of every
  * answer, retries included: what a caller's request spends of the shop's bucket is the caller's,
- * whatever its outcome.
+ * whatever its outcome. In a request's scope without a payer (the dispatcher's one call per
+ * request) the payer joins that scope for the rest of the request, so an attempt still under way
+ * when fn ends is charged too; work started for after the answer leaves it (runAfterAnswer). Only
+ * elsewhere is a scope of its own entered: a second AsyncLocalStorage frame on every request
+ * bought nothing.
  */
 export function payingPlatformPoints<T>(payer: PlatformPointsPayer, fn: () => Promise<T>): Promise<T> {
   const outer = scopes.getStore();
+  if (outer && outer.payer === undefined) {
+    outer.payer = payer;
+    return fn();
+  }
   return scopes.run({ log: outer?.log ?? {}, memo: outer?.memo ?? new Map(), payer }, fn);
+}
+
+/** Runs fn in the current request's scope without its payer: work that is not the caller's request. */
+export function withoutPayer<T>(fn: () => Promise<T>): Promise<T> {
+  const outer = scopes.getStore();
+  return outer?.payer === undefined ? fn() : scopes.run({ log: outer.log, memo: outer.memo }, fn);
 }
 
 /** Before a platform attempt: the scope's payer may refuse it. */

@@ -43,9 +43,14 @@ export async function measureOperations(options: OperationsOptions): Promise<Pha
       next: (index) => (index < limit ? next(index) : undefined),
     });
 
-  // Not measured: every customer's first is-saved and list (which ask the platform once and fill
-  // the list state), and enough baseline requests to warm its JIT alike.
-  await loop((index) => (index % 2 ? list : isSaved)(instance.url, shopper(index >> 1)), 2 * CUSTOMERS);
+  // Not measured: every customer's first list (which asks the platform once and fills the list
+  // state), then an is-saved each (answered from that state), and enough baseline requests to warm
+  // its JIT alike. The list goes first and alone: a customer's is-saved sent beside their first list
+  // read installs what it read first, so the list's install, on the version it looked at, is refused
+  // (a reader cannot tell that change from a write's) and the list (cached) run paid every
+  // customer's first read again, 0.28 platform requests a request.
+  await loop((index) => list(instance.url, shopper(index)), CUSTOMERS);
+  await loop((index) => isSaved(instance.url, shopper(index)), CUSTOMERS);
   for (const baseline of baselines) await loop((index) => isSaved(baseline.url, shopper(index)), 2 * CUSTOMERS);
 
   const reports: PhaseReport[] = [];

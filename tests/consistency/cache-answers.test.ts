@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { clearProcessCaches } from "~/lib/process-caches.server";
 import { SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
 import { getListStateStore } from "~/services/saved-items/list-state-store.server";
-import { callProxy, DEMO_SHOP, givenShop } from "../support/app";
+import { callProxy, DEMO_SHOP, givenCountingShop, givenShop } from "../support/app";
 import { aServiceToken, callDirect, CUSTOMER, givenDirectShop } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
@@ -74,6 +74,24 @@ describe("a read that began before a write ended", () => {
     expect(await callProxy("/proxy/api/remove", { body: anIdentity() })).toEqual(
       ok({ id: saved.body.data.id, state: "removed" }),
     );
+  });
+});
+
+describe("a warm list (the bench's list (cached))", () => {
+  test("a list read again after its first read and is-saved reads of its customer asks the platform nothing", async () => {
+    await givenCountingShop({ products: ["gid://shopify/Product/1"] });
+    await callProxy("/proxy/api/save", { body: aSaveRequest() });
+    clearProcessCaches();
+    const listOf = () => callProxy("/proxy/api/list", { query: { context: "wishlist" } });
+
+    expect((await listOf()).body.data.items).toHaveLength(1);
+    emulator.clearRequests();
+    expect(await callProxy("/proxy/api/is-saved", { query: identityQuery() })).toEqual(ok({ saved: true }));
+    expect(
+      await callProxy("/proxy/api/is-saved", { query: identityQuery({ entityGid: "gid://shopify/Product/2" }) }),
+    ).toEqual(ok({ saved: false }));
+    expect((await listOf()).body.data.items).toHaveLength(1);
+    expect(emulator.countRequests({ api: "admin" })).toBe(0);
   });
 });
 

@@ -21,6 +21,17 @@ import { createList, deleteList, listLists, renameList } from "./named-lists.ser
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
 import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
 
+/** The operations that change a customer's lists, refused while the customer's records are being redacted. */
+const WRITES: ReadonlySet<OperationName> = new Set([
+  "save",
+  "toggle",
+  "remove",
+  "batch",
+  "create-list",
+  "rename-list",
+  "delete-list",
+]);
+
 /**
  * The one entry point behind every channel: the customer's rate (and the staff member's, at the
  * point of sale), the plan and channel gates, the monthly budget, then the operation itself, paying the platform with the customer's points.
@@ -42,8 +53,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
-  if (["save", "toggle", "remove", "batch", "create-list", "rename-list", "delete-list"].includes(operation))
-    await assertNotBeingRedacted(caller.shop, caller.customerGid);
+  if (WRITES.has(operation)) await assertNotBeingRedacted(caller.shop, caller.customerGid);
   const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid, caller.staff);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
