@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { OUTAGE_STALENESS_MS } from "~/lib/database/availability.server";
 import type { Dependency } from "~/lib/dependencies";
 
 export interface ReadinessCheck {
@@ -96,10 +97,39 @@ async function checkRedis(): Promise<ReadinessCheck> {
   return { ok: true };
 }
 
+/** What readiness knows: this round's checks, and whether the instance was ever ready and since when the database has been away. */
+export interface ReadinessFacts {
+  databaseOk: boolean;
+  migrationsOk: boolean;
+  /** undefined without REDIS_URL. */
+  redisOk: boolean | undefined;
+  /** Whether an earlier round found the database and every migration in place. */
+  everReady: boolean;
+  /** How long the database has been away by these rounds' count (0 while it answers). */
+  databaseAwayMs: number;
+}
+
 /**
- * Whether this instance can serve: the database answers, its migrations are all applied, and, when
- * REDIS_URL is set, Redis answers; `away` names the dependencies that do not answer. The HTTP server calls it (through the build's entry module) for
- * GET /readyz.
+ * Whether to take traffic. An instance that has never reached the database and seen its migrations
+ * holds nothing to serve from, so it waits. One that has keeps serving through a database outage
+ * for as long as its memory vouches for what it holds (decision 0027's `OUTAGE_STALENESS_MS`), and
+ * through a Redis outage (its list locks fall back to PostgreSQL, decision 0026), but not through
+ * both at once: nothing then vouches for what it holds, nor grants a lock. A readiness that turned
+ * red on either outage would make a load balancer take every instance out together and turn the
+ * outage of one dependency into a full one.
+ */
+export function isReady(facts: ReadinessFacts): boolean {
+  if (facts.databaseOk) return facts.migrationsOk;
+  if (!facts.everReady || facts.redisOk === false) return false;
+  return facts.databaseAwayMs < OUTAGE_STALENESS_MS;
+}
+
+let everReady = false;
+let databaseAwaySinceMs: number | undefined;
+
+/**
+ * Whether this instance can serve (isReady), with each check and `away` naming the dependencies
+ * that do not answer. The HTTP server calls it (through the build's entry module) for GET /readyz.
  */
 export async function readiness(database: ReadinessDatabase): Promise<Readiness> {
   const answered = await bounded("database", () => checkDatabase(database));
@@ -111,5 +141,16 @@ export async function readiness(database: ReadinessDatabase): Promise<Readiness>
   const away: Dependency[] = [];
   if (!answered.ok) away.push("postgres");
   if (checks.redis && !checks.redis.ok) away.push("redis");
-  return { ok: Object.values(checks).every((check) => check.ok), away, checks };
+  const nowMs = Date.now();
+  if (answered.ok) databaseAwaySinceMs = undefined;
+  else databaseAwaySinceMs ??= nowMs;
+  const ok = isReady({
+    databaseOk: answered.ok,
+    migrationsOk: checks.migrations.ok,
+    redisOk: checks.redis?.ok,
+    everReady,
+    databaseAwayMs: databaseAwaySinceMs === undefined ? 0 : nowMs - databaseAwaySinceMs,
+  });
+  if (ok && answered.ok) everReady = true;
+  return { ok, away, checks };
 }
