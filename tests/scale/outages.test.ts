@@ -142,6 +142,8 @@ describeWithRedis("faults survived", () => {
     expect((await call("/proxy/api/save", "1", { body: { ...item, source: "outage" } })).status).toBe(200);
     // The first request renewed the shop's offline token, which drops the session every instance holds.
     expect((await call("/proxy/api/is-saved", "1", { query: item })).status).toBe(200);
+    // Ready once with the database: only an instance that was stays ready through its outage.
+    expect((await readiness()).status).toBe(200);
     await database.cut();
     try {
       // Customer 2 was never counted: their share of the budget is spent on credit (decision 0027).
