@@ -43,6 +43,8 @@ export interface ScheduleOptions {
   quietMs: number;
   /** The faults taken in turn (default all, in the order of FAULTS). */
   faults: readonly FaultName[];
+  /** How long redis-restart keeps Redis dead before starting it again empty (default 2 s). */
+  redisDownMs?: number;
   log: (line: string) => void;
 }
 
@@ -61,7 +63,7 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
     const name = options.faults[turn % options.faults.length]!;
     const startedAt = performance.now();
     options.log(`fault ${name} begins`);
-    const detail = await inject(name, targets, options.faultMs, victim++);
+    const detail = await inject(name, targets, options, victim++);
     windows.push({ name, startedAt, endedAt: performance.now(), detail });
     options.log(`fault ${name} ends: ${detail}`);
   }
@@ -71,8 +73,9 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   return windows;
 }
 
-async function inject(name: FaultName, targets: FaultTargets, faultMs: number, turn: number): Promise<string> {
+async function inject(name: FaultName, targets: FaultTargets, options: ScheduleOptions, turn: number): Promise<string> {
   const { emulator, shop } = targets;
+  const { faultMs } = options;
   switch (name) {
     case "platform-latency":
       await emulator.setLatency(1_500);
@@ -92,11 +95,14 @@ async function inject(name: FaultName, targets: FaultTargets, faultMs: number, t
         "HTTP 500 and dropped connections",
       );
     case "redis-restart": {
+      const downMs = options.redisDownMs ?? Math.min(2_000, faultMs / 2);
+      const killedAt = performance.now();
       await targets.redis.kill();
-      await sleep(Math.min(2_000, faultMs / 2));
+      await sleep(downMs);
       await targets.redis.start();
-      await sleep(Math.max(0, faultMs - 2_000));
-      return "Redis killed (SIGKILL), started again empty after 2 s";
+      const downForMs = performance.now() - killedAt;
+      await sleep(Math.max(0, faultMs - downForMs));
+      return `Redis killed (SIGKILL), started again empty after ${(downMs / 1000).toFixed(1)} s (down ${(downForMs / 1000).toFixed(1)} s in all)`;
     }
     case "postgres-unreachable":
       await targets.database.cut();
