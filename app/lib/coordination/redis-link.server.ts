@@ -29,6 +29,8 @@ export interface RedisLink {
    * for work on locks this instance already holds, which must not wait for onConnected.
    */
   attempt<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+  /** Whether the link is up now: Redis answered and onConnected succeeded since it last failed. */
+  isUp(): boolean;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       return attempt(command);
     },
     attempt,
+    isUp: () => state === "up",
     async close() {
       closed = true;
       clearTimeout(probeTimer);
