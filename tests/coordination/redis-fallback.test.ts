@@ -206,3 +206,57 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
     expect(await a.coordinator.readVersions(["v"])).toEqual([0]);
   });
 });
+
+describe("the fallback store's grants (PostgreSQL only)", () => {
+  test("a PostgreSQL lock only in mode postgres and once no permit is alive; a permit only once no such lock is", async () => {
+    const pool = createPool(process.env.DATABASE_URL!, { max: 2 });
+    const store = createFallbackStore(pool, `${prefix}:store:${randomUUID()}`);
+    const renew = (instanceId: string, permitFor: number | undefined, keepOldPermit = false) =>
+      store.renew({ instanceId, permitFor, keepOldPermit, permitValidityMs: 60_000, redisReachable: true });
+    try {
+      await store.ensureMode();
+      expect((await renew("a", 1)).permitEpoch).toBe(1);
+      expect(await store.takeLock(1, "k", "t", 10_000)).toBeUndefined();
+      await store.toPostgres(1);
+      // A's permit of epoch 1 is alive: no lock yet, and A keeps it while its Redis-locked work runs.
+      expect(await store.takeLock(2, "k", "t", 10_000)).toBeUndefined();
+      expect(await renew("a", undefined, true)).toMatchObject({ epoch: 2, mode: "postgres", permitEpoch: 1 });
+      expect((await renew("a", undefined)).permitsAlive).toBe(false);
+      const fence = await store.takeLock(2, "k", "t", 10_000);
+      expect(fence).toBeGreaterThan(0);
+      expect(await store.takeLock(2, "k", "u", 10_000)).toBeUndefined();
+      expect(await store.renewLocks(2, ["k"], "t", 10_000)).toBe(1);
+
+      expect(await store.toRedis(2, 0, 5_000)).toBe(true);
+      // The lock no longer renews in a later epoch, and no permit is granted while it is unexpired.
+      expect(await store.renewLocks(2, ["k"], "t", 10_000)).toBe(0);
+      expect((await renew("a", 3)).permitEpoch).toBeUndefined();
+      await store.releaseLocks(["k"], "t");
+      expect((await renew("a", 3)).permitEpoch).toBe(3);
+    } finally {
+      await store.leave("a");
+      await pool.end();
+    }
+  });
+
+  test("the return to Redis waits while an instance seen lately cannot reach it", async () => {
+    const pool = createPool(process.env.DATABASE_URL!, { max: 2 });
+    const store = createFallbackStore(pool, `${prefix}:store:${randomUUID()}`);
+    try {
+      await store.ensureMode();
+      await store.toPostgres(1);
+      const base = { permitFor: undefined, keepOldPermit: false, permitValidityMs: 60_000 };
+      await store.renew({ ...base, instanceId: "a", redisReachable: true });
+      await store.renew({ ...base, instanceId: "b", redisReachable: false });
+      expect(await store.toRedis(2, 0, 5_000)).toBe(false);
+      await store.renew({ ...base, instanceId: "b", redisReachable: true });
+      // Nor before the mode has lasted long enough.
+      expect(await store.toRedis(2, 60_000, 5_000)).toBe(false);
+      expect(await store.toRedis(2, 0, 5_000)).toBe(true);
+    } finally {
+      await store.leave("a");
+      await store.leave("b");
+      await pool.end();
+    }
+  });
+});

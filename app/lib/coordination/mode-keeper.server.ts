@@ -71,6 +71,16 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
   let closed = false;
   let failureNoticeAtMs = -Infinity;
 
+  function learn(next: ModeView): ModeView {
+    if (view && (view.epoch !== next.epoch || view.mode !== next.mode)) {
+      console.warn(
+        `[coordination] list locks now in ${next.mode === "redis" ? "Redis" : "PostgreSQL"} (epoch ${next.epoch})`,
+      );
+    }
+    view = next;
+    return next;
+  }
+
   async function renewOnce(): Promise<void> {
     const sentAtMs = performance.now();
     const reachable = options.redisReachable();
@@ -81,27 +91,25 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
       redisReachable: reachable,
     });
     const before = view;
-    view = { epoch: result.epoch, mode: result.mode };
-    if (before && (before.epoch !== view.epoch || before.mode !== view.mode)) {
-      console.warn(
-        `[coordination] list locks now in ${view.mode === "redis" ? "Redis" : "PostgreSQL"} (epoch ${view.epoch})`,
-      );
-    }
-    if (view.mode === "redis" && result.permitEpoch === view.epoch) {
-      if (permit?.epoch !== view.epoch) {
+    let known = learn({ epoch: result.epoch, mode: result.mode });
+    if (known.mode === "redis" && result.permitEpoch === known.epoch) {
+      if (permit?.epoch !== known.epoch) {
         // Epochs alternate, so any but the first Redis one comes after PostgreSQL's.
-        await options.onNewRedisEpoch(result.nowMicros, view.epoch > 1);
+        await options.onNewRedisEpoch(result.nowMicros, known.epoch > 1);
       }
-      permit = { epoch: view.epoch, usableUntilMs: permitUsableUntil(sentAtMs, timing) };
+      permit = { epoch: known.epoch, usableUntilMs: permitUsableUntil(sentAtMs, timing) };
     }
-    if (view.mode === "postgres") {
-      if (!result.permitsAlive) readyEpoch = view.epoch;
-      if (proposesReturn(view, reachable) && (await store.toRedis(view.epoch, MIN_POSTGRES_MODE_MS, VOTE_WINDOW_MS))) {
-        view = { epoch: view.epoch + 1, mode: "redis" };
+    if (known.mode === "postgres") {
+      if (!result.permitsAlive) readyEpoch = known.epoch;
+      if (
+        proposesReturn(known, reachable) &&
+        (await store.toRedis(known.epoch, MIN_POSTGRES_MODE_MS, VOTE_WINDOW_MS))
+      ) {
+        known = learn({ epoch: known.epoch + 1, mode: "redis" });
       }
     }
     // A permit to take, or one to drop, is not left for the next tick.
-    if (before?.epoch !== view.epoch && !closed) setTimeout(() => void renew(), 0).unref();
+    if (before?.epoch !== known.epoch && !closed) setTimeout(() => void renew(), 0).unref();
   }
 
   /** One renewal at a time; callers that come meanwhile share it. */
