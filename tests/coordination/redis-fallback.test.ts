@@ -233,6 +233,9 @@ describe("the fallback store's grants (PostgreSQL only)", () => {
       expect((await renew("a", 3)).permitEpoch).toBeUndefined();
       await store.releaseLocks(["k"], "t");
       expect((await renew("a", 3)).permitEpoch).toBe(3);
+      // A sweep leaves what is alive.
+      await store.sweep();
+      expect((await renew("a", 3, true)).permitEpoch).toBe(3);
     } finally {
       await store.leave("a");
       await pool.end();

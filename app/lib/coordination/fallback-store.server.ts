@@ -33,6 +33,8 @@ export interface FallbackStore {
   /** Extends the token's locks while the mode is still postgres-mode `epoch`; how many were extended. */
   renewLocks(epoch: number, keys: readonly string[], token: string, leaseMs: number): Promise<number>;
   releaseLocks(keys: readonly string[], token: string): Promise<void>;
+  /** Deletes what instances that died left behind: rows and locks expired for an hour. */
+  sweep(): Promise<void>;
 }
 
 export interface RenewalRequest extends RenewalIntent {
@@ -170,6 +172,17 @@ export function createFallbackStore(pool: pg.Pool | (() => Promise<pg.Pool>), sc
     async renewLocks(epoch, keys, token, leaseMs) {
       const { rowCount } = await query(RENEW_LOCKS, [scope, epoch, keys, token, leaseMs]);
       return rowCount ?? 0;
+    },
+    async sweep() {
+      await query(
+        `DELETE FROM "CoordinationInstance" WHERE scope = $1 AND "seenAt" < clock_timestamp() - interval '1 hour'
+           AND ("permitExpiresAt" IS NULL OR "permitExpiresAt" < clock_timestamp())`,
+        [scope],
+      );
+      await query(
+        `DELETE FROM "FallbackLock" WHERE scope = $1 AND "expiresAt" < clock_timestamp() - interval '1 hour'`,
+        [scope],
+      );
     },
     async releaseLocks(keys, token) {
       await query(`DELETE FROM "FallbackLock" WHERE scope = $1 AND key = ANY($2::text[]) AND token = $3`, [

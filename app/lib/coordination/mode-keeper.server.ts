@@ -56,6 +56,8 @@ const VOTE_WINDOW_MS = 5_000;
 /** How often a waiter looks again while the mode changes. */
 const SETTLE_POLL_MS = 50;
 const FAILURE_NOTICE_INTERVAL_MS = 60_000;
+/** Every this many renewals an instance sweeps what dead instances left in the tables. */
+const SWEEP_EVERY_RENEWALS = 600;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -129,7 +131,11 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
     return renewing;
   }
 
-  const timer = setInterval(() => void renew(), renewEveryMs).unref();
+  let renewals = 0;
+  const timer = setInterval(() => {
+    void renew();
+    if (++renewals % SWEEP_EVERY_RENEWALS === 0) void store.sweep().catch(() => {});
+  }, renewEveryMs).unref();
   // The first renewal learns the epoch, the second asks for its permit.
   const started = store
     .ensureMode()

@@ -70,7 +70,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     if (state === "up") downSinceMs = performance.now();
     if (state !== "down") {
       console.warn(
-        `[coordination] Redis unreachable (${describe(reason)}): locks refused, rate limits per instance, ` +
+        `[coordination] Redis unreachable (${describe(reason)}): list locks refused or taken in PostgreSQL, rate limits per instance, ` +
           "cached shop state bypassed until it is back",
       );
     }
