@@ -56,6 +56,10 @@ const VOTE_WINDOW_MS = 5_000;
 /** How often a waiter looks again while the mode changes. */
 const SETTLE_POLL_MS = 50;
 const FAILURE_NOTICE_INTERVAL_MS = 60_000;
+/** How long the first renewals are waited for before calls go on with what is known. */
+const STARTUP_WAIT_MS = 5_000;
+/** How long closing waits for a renewal in flight. */
+const CLOSE_WAIT_MS = 2_000;
 /** Every this many renewals an instance sweeps what dead instances left in the tables. */
 const SWEEP_EVERY_RENEWALS = 600;
 
@@ -136,12 +140,17 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
     void renew();
     if (++renewals % SWEEP_EVERY_RENEWALS === 0) void store.sweep().catch(() => {});
   }, renewEveryMs).unref();
-  // The first renewal learns the epoch, the second asks for its permit.
-  const started = store
-    .ensureMode()
-    .then(renew)
-    .then(renew)
-    .catch(() => {});
+  // The first renewal learns the epoch, the second asks for its permit. Waited for at most
+  // STARTUP_WAIT_MS: a database that does not answer (or a pool never given) leaves the instance
+  // without a permit, refusing locks and bypassing caches, rather than hanging its requests.
+  const started = Promise.race([
+    store
+      .ensureMode()
+      .then(renew)
+      .then(renew)
+      .catch(() => {}),
+    new Promise<void>((resolve) => setTimeout(resolve, STARTUP_WAIT_MS).unref()),
+  ]);
 
   const redisLocksAllowed = () => permitUsable(view, permit, performance.now(), inFlightBoundMs);
   const postgresReady = () => view?.mode === "postgres" && readyEpoch === view.epoch;
@@ -196,7 +205,8 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
     async close() {
       closed = true;
       clearInterval(timer);
-      await renewing;
+      // A renewal still running could write the row again after the delete; one that hangs is not waited for long.
+      await Promise.race([renewing, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
       await store.leave(instanceId).catch(() => {});
     },
   };
