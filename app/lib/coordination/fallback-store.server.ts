@@ -15,8 +15,8 @@ export interface FallbackStore {
   ensureMode(): Promise<void>;
   /** Renews the instance's row; see `renew` below. */
   renew(request: RenewalRequest): Promise<RenewalResult>;
-  /** Moves the mode from "redis" in `epoch` to "postgres" (epoch + 1); nothing when it moved already. */
-  toPostgres(epoch: number): Promise<void>;
+  /** Moves the mode from "redis" in `epoch` to "postgres" (epoch + 1); nothing when it moved already. Says whether it did. */
+  toPostgres(epoch: number): Promise<boolean>;
   /**
    * Moves the mode from "postgres" in `epoch` back to "redis" (epoch + 1) when it has been
    * "postgres" for minPostgresMs and no instance seen within voteWindowMs said it cannot reach
@@ -144,11 +144,12 @@ export function createFallbackStore(pool: pg.Pool | (() => Promise<pg.Pool>), sc
       };
     },
     async toPostgres(epoch) {
-      await query(
+      const { rowCount } = await query(
         `UPDATE "CoordinationMode" SET mode = 'postgres', epoch = epoch + 1, "changedAt" = clock_timestamp()
          WHERE scope = $1 AND epoch = $2::bigint AND mode = 'redis'`,
         [scope, epoch],
       );
+      return rowCount === 1;
     },
     async toRedis(epoch, minPostgresMs, voteWindowMs) {
       const { rowCount } = await query(

@@ -135,6 +135,12 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
     return renewing;
   }
 
+  /** A renewal sent after now: one in flight may have been sent before what the caller just changed. */
+  async function renewAfterNow(): Promise<void> {
+    await renewing;
+    await renew();
+  }
+
   let renewals = 0;
   const timer = setInterval(() => {
     void renew();
@@ -185,20 +191,21 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
       } finally {
         redisWork -= 1;
         // The last of it ended in a mode that moved on: the permit goes now, not at the next tick.
-        if (redisWork === 0 && view?.mode === "postgres" && !closed) void renew();
+        if (redisWork === 0 && view?.mode === "postgres" && !closed) void renewAfterNow();
       }
     },
     settle,
     async fallBack(deadlineMs) {
       await started;
       if (view?.mode === "redis") {
-        console.warn("[coordination] Redis unreachable for a lock: moving list locks to PostgreSQL");
         try {
-          await store.toPostgres(view.epoch);
+          if (await store.toPostgres(view.epoch)) {
+            console.warn("[coordination] Redis unreachable for a lock: moving list locks to PostgreSQL");
+          }
         } catch (error) {
           throw new LockUnavailableError("Redis and PostgreSQL are both unreachable; retry shortly", { cause: error });
         }
-        await renew();
+        await renewAfterNow();
       }
       return settle(deadlineMs);
     },
