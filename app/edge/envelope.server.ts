@@ -1,4 +1,5 @@
 import { asServiceError, ENVELOPE_HEADERS, errorEnvelope, okEnvelope } from "~/lib/envelope";
+import { DEPENDENCY_RETRY_AFTER_SECONDS, dependencyOf } from "~/lib/dependencies";
 import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { annotateRequest } from "~/lib/request-context.server";
@@ -41,14 +42,19 @@ export function okResponse(data: unknown): Response {
  */
 export function errorAnswer(error: unknown): EnvelopeAnswer {
   const serviceError = asServiceError(error);
+  let { retryAfterSeconds } = serviceError;
   if (serviceError.code === "INTERNAL_ERROR" || serviceError.code === "PLATFORM_UPSTREAM_ERROR") {
+    // Refused because a dependency is away: the answer says when a retry can help, the log says which.
+    const dependency = dependencyOf(serviceError.cause, serviceError.code);
+    if (dependency) retryAfterSeconds ??= DEPENDENCY_RETRY_AFTER_SECONDS[dependency];
     writeLog("error", "request failed", {
       code: serviceError.code,
       message: redactSecrets(serviceError.message),
+      ...(dependency ? { dependency } : {}),
       ...(serviceError.cause === undefined ? {} : { cause: errorFields(serviceError.cause) }),
     });
   }
-  const { code, status, retryAfterSeconds, allow } = serviceError;
+  const { code, status, allow } = serviceError;
   annotateRequest({ code });
   return envelopeAnswer(errorEnvelope(serviceError), status, {
     ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }),

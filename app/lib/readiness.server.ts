@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import type { Dependency } from "~/lib/dependencies";
 
 export interface ReadinessCheck {
   ok: boolean;
@@ -13,6 +14,11 @@ export type ReadinessDatabase = Pick<pg.Pool, "query">;
 
 export interface Readiness {
   ok: boolean;
+  /**
+   * The shared dependencies this instance cannot reach now, by the names the error log uses
+   * (absent from the answers the HTTP server makes for itself: shutting down, a check that threw).
+   */
+  away?: Dependency[];
   checks: Record<string, ReadinessCheck>;
 }
 
@@ -92,7 +98,7 @@ async function checkRedis(): Promise<ReadinessCheck> {
 
 /**
  * Whether this instance can serve: the database answers, its migrations are all applied, and, when
- * REDIS_URL is set, Redis answers. The HTTP server calls it (through the build's entry module) for
+ * REDIS_URL is set, Redis answers; `away` names the dependencies that do not answer. The HTTP server calls it (through the build's entry module) for
  * GET /readyz.
  */
 export async function readiness(database: ReadinessDatabase): Promise<Readiness> {
@@ -102,5 +108,8 @@ export async function readiness(database: ReadinessDatabase): Promise<Readiness>
     ? await bounded("migrations", () => checkMigrations(database))
     : { ok: false, detail: "database unavailable" };
   if (process.env.REDIS_URL) checks.redis = await bounded("redis", checkRedis);
-  return { ok: Object.values(checks).every((check) => check.ok), checks };
+  const away: Dependency[] = [];
+  if (!answered.ok) away.push("postgres");
+  if (checks.redis && !checks.redis.ok) away.push("redis");
+  return { ok: Object.values(checks).every((check) => check.ok), away, checks };
 }

@@ -1,6 +1,7 @@
 import { HttpResponseError, Session, type SessionParams } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "~/db.server";
+import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
 import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
@@ -46,7 +47,8 @@ export const offlineSessionId = (shop: string) => `offline_${shop}`;
  * The shop's offline session with a token that is good for a while yet, or undefined when the app
  * has no access to the shop (never installed, uninstalled, or a renewal the platform refused).
  * Cached per process and checked against the shop version, so a change made by any instance is
- * seen at once. A transient platform failure while renewing a token that has already expired is
+ * seen at once; while the database is away, the session loaded before is used up to
+ * OUTAGE_STALENESS_MS old if the version is unchanged (decision 0027). A transient platform failure while renewing a token that has already expired is
  * PLATFORM_UPSTREAM_ERROR (retryable); while the old token still works, the old token is used.
  */
 export async function loadOfflineSession(shop: string): Promise<Session | undefined> {
@@ -54,8 +56,15 @@ export async function loadOfflineSession(shop: string): Promise<Session | undefi
   const nowMs = Date.now();
   let entry = cache.get(shop);
   if (!entry || entry.version !== version || nowMs - entry.loadedAtMs > CACHE_TTL_MS) {
-    entry = { session: await storage.loadSession(offlineSessionId(shop)), version, loadedAtMs: nowMs };
-    remember(shop, entry);
+    entry = await loadOrFallback(
+      async () => {
+        const loaded = { session: await storage.loadSession(offlineSessionId(shop)), version, loadedAtMs: nowMs };
+        remember(shop, loaded);
+        return loaded;
+      },
+      // The database away: the session loaded before, while no change was recorded since (decision 0027).
+      staleEntry(entry, version, (stale) => stale),
+    );
   }
   const { session } = entry;
   if (!session || !needsRenewal(session, nowMs)) return session;

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { freePort } from "@saved-items/sandbox/ports";
 import { isAlive } from "@saved-items/platform-emulator/processes";
+import { seededRandom } from "./workload";
 
 export const FAULTS = [
   "platform-latency",
@@ -43,6 +44,8 @@ export interface ScheduleOptions {
   quietMs: number;
   /** The faults taken in turn (default all, in the order of FAULTS). */
   faults: readonly FaultName[];
+  /** The run's seed: the lengths that vary (PostgreSQL's outages) repeat with it. */
+  seed: number;
   /** How long redis-restart keeps Redis dead before starting it again empty (default 2 s). */
   redisDownMs?: number;
   log: (line: string) => void;
@@ -56,14 +59,17 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   const started = performance.now();
   const left = () => started + options.durationMs - performance.now();
   let victim = 0;
-  for (let turn = 0; options.faults.length > 0 && left() > options.quietMs + options.faultMs; turn++) {
+  const lengths = faultLengths(options);
+  for (let turn = 0; options.faults.length > 0; turn++) {
+    const name = options.faults[turn % options.faults.length]!;
+    const length = lengths(name);
+    if (left() <= options.quietMs + length) break;
     const quietFrom = performance.now();
     await sleep(options.quietMs);
     windows.push({ name: "quiet", startedAt: quietFrom, endedAt: performance.now(), detail: "" });
-    const name = options.faults[turn % options.faults.length]!;
     const startedAt = performance.now();
     options.log(`fault ${name} begins`);
-    const detail = await inject(name, targets, options, victim++);
+    const detail = await inject(name, targets, length, victim++, options.redisDownMs);
     windows.push({ name, startedAt, endedAt: performance.now(), detail });
     options.log(`fault ${name} ends: ${detail}`);
   }
@@ -73,9 +79,27 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
   return windows;
 }
 
-async function inject(name: FaultName, targets: FaultTargets, options: ScheduleOptions, turn: number): Promise<string> {
+/**
+ * PostgreSQL's outages last 5 to 30 s, drawn from the run's seed (a managed database's failover or
+ * a restart for maintenance, issue #34); the other faults last --fault-seconds.
+ */
+export const POSTGRES_OUTAGE_MS = { min: 5_000, max: 30_000 } as const;
+export function faultLengths(options: Pick<ScheduleOptions, "faultMs" | "seed">): (name: FaultName) => number {
+  const random = seededRandom(options.seed * 7_919 + 13);
+  return (name) =>
+    name === "postgres-unreachable"
+      ? Math.round(POSTGRES_OUTAGE_MS.min + random() * (POSTGRES_OUTAGE_MS.max - POSTGRES_OUTAGE_MS.min))
+      : options.faultMs;
+}
+
+async function inject(
+  name: FaultName,
+  targets: FaultTargets,
+  faultMs: number,
+  turn: number,
+  redisDownMs: number | undefined,
+): Promise<string> {
   const { emulator, shop } = targets;
-  const { faultMs } = options;
   switch (name) {
     case "platform-latency":
       await emulator.setLatency(1_500);
@@ -95,7 +119,7 @@ async function inject(name: FaultName, targets: FaultTargets, options: ScheduleO
         "HTTP 500 and dropped connections",
       );
     case "redis-restart": {
-      const downMs = options.redisDownMs ?? Math.min(2_000, faultMs / 2);
+      const downMs = redisDownMs ?? Math.min(2_000, faultMs / 2);
       const killedAt = performance.now();
       await targets.redis.kill();
       await sleep(downMs);
@@ -108,7 +132,7 @@ async function inject(name: FaultName, targets: FaultTargets, options: ScheduleO
       await targets.database.cut();
       await sleep(faultMs);
       await targets.database.restore();
-      return `PostgreSQL's relay refused and closed connections for ${faultMs / 1000} s`;
+      return `PostgreSQL's relay refused and closed connections for ${(faultMs / 1000).toFixed(1)} s`;
     case "instance-stop":
     case "instance-kill": {
       const alive = (await instances(targets.sandboxUrl)).filter((instance) => isAlive(instance.pid));

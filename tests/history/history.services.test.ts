@@ -4,7 +4,7 @@
 // without them (a plain `npm test`) it reports itself skipped. `npm run check:history` is the long one.
 import { execFileSync } from "node:child_process";
 import { describe, expect, inject, test } from "vitest";
-import { FAULTS } from "./faults";
+import { FAULTS, POSTGRES_OUTAGE_MS } from "./faults";
 import { printReport } from "./report";
 import { DEFAULT_RUN, runHistory } from "./run";
 
@@ -30,8 +30,9 @@ describe.skipIf(skip !== undefined)(`history under faults${skip ? ` (skipped: ${
     const lines: string[] = [];
     const result = await runHistory({
       ...DEFAULT_RUN,
-      // Seven faults of 6 s (longer than the client timeout), each after 3 quiet seconds.
-      seconds: 65,
+      // Six faults of 6 s (longer than the client timeout) and PostgreSQL's of 5 to 30 s, each after
+      // 3 quiet seconds.
+      seconds: 6 * (3 + 6) + 3 + POSTGRES_OUTAGE_MS.max / 1_000 + 2,
       faultSeconds: 6,
       quietSeconds: 3,
       postgresUrl: databases.kind === "postgres" ? databases.serverUrl : "",

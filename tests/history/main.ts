@@ -1,6 +1,8 @@
-// npm run check:history [-- --minutes 10 --instances 2 --clients 16 --customers 96 --seed 1 --redis-down-seconds 7 --no-faults | --only <faults>]:
+// npm run check:history [-- --minutes 10 --instances 2 --clients 16 --customers 96 --seed 1 --redis-down-seconds 7 --no-faults | --only
+// <faults> --log <file>]:
 // concurrent clients over the three channels against a sandbox of its own, faults on a schedule,
 // then the linearizability check of everything they saw. Exits 1 when it finds an anomaly.
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { FAULTS, type FaultName } from "./faults";
 import { printReport } from "./report";
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     "redis-down-seconds": { type: "string" },
     faults: { type: "boolean", default: true },
     only: { type: "string" },
+    log: { type: "string" },
   },
   allowNegative: true,
 });
@@ -75,6 +78,7 @@ const result = await runHistory(
     faults: values.faults ? chosenFaults(values.only) : [],
     // Like `npm run test:services`: this machine's PostgreSQL with trust authentication.
     postgresUrl: process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+    ...(values.log ? { logFile: path.resolve(values.log) } : {}),
     log: (line) => console.error(`[history] ${line}`),
   },
   cleanup,

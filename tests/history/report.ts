@@ -1,8 +1,11 @@
 // What a history run prints: the operations and their answers, the anomalies with the operations
 // that show each, and how available the service was in each fault window.
 import { formatAnswers, printTable } from "../bench/stats";
+import type { FaultWindow } from "./faults";
 import { WRITE_KINDS, answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
 import type { RunResult } from "./run";
+
+const OPERATION_KINDS = ["is-saved", "list", "save", "remove", "toggle"] as const;
 
 /** Anomalies printed in full; the rest are counted. */
 const SHOWN = 12;
@@ -19,7 +22,7 @@ export function printReport(result: RunResult, print: (line: string) => void = c
     "\nAnswers by operation (known: the answer says what happened; unknown: a write that may or may not have applied):",
   );
   const rows = [];
-  for (const kind of ["save", "remove", "toggle", "is-saved", "list"] as const) {
+  for (const kind of OPERATION_KINDS) {
     const own = operations.filter((operation) => operation.kind === kind);
     rows.push({
       operation: kind,
@@ -58,21 +61,15 @@ export function printReport(result: RunResult, print: (line: string) => void = c
 
   if (result.windows.length > 0) {
     print(
-      "\nAvailability per window (calls invoked in it; ok: answered as the contract says, 200 or 409/404; anomalies answered in it):",
+      "\nAvailability per window (calls invoked in it; ok: answered as the contract says, 200 or 409/404; served shares by operation; anomalies answered in it):",
     );
+    const invokedIn = (window: FaultWindow) =>
+      operations.filter((operation) => operation.invokedAt >= window.startedAt && operation.invokedAt < window.endedAt);
     printTable(
       result.windows.map((window) => {
-        const own = operations.filter(
-          (operation) => operation.invokedAt >= window.startedAt && operation.invokedAt < window.endedAt,
-        );
+        const own = invokedIn(window);
         const ok = own.filter((operation) => outcomeOf(operation) === "known").length;
         const errors = own.filter((operation) => outcomeOf(operation) !== "known");
-        // A Redis outage must leave reads served while writes are refused: the two are told apart.
-        const share = (reads: boolean) => {
-          const kind = own.filter((operation) => (WRITE_KINDS as readonly string[]).includes(operation.kind) !== reads);
-          const served = kind.filter((operation) => outcomeOf(operation) === "known").length;
-          return kind.length ? `${((100 * served) / kind.length).toFixed(0)}%` : "-";
-        };
         return {
           window: window.name,
           from: `${((window.startedAt - origin) / 1000).toFixed(1)} s`,
@@ -85,15 +82,51 @@ export function printReport(result: RunResult, print: (line: string) => void = c
             ).length,
           ),
           ok: own.length ? `${String(ok)} (${((100 * ok) / own.length).toFixed(0)}%)` : "0",
-          "reads ok": share(true),
-          "writes ok": share(false),
+          ...servedShares(own),
           errors: countBy(errors, (operation) => `${operation.status} ${operation.code ?? ""}`.trim()) || "-",
         };
       }),
       print,
     );
     for (const window of result.windows) if (window.detail) print(`  ${window.name}: ${window.detail}`);
+
+    // What docs/scaling.md's failure table states: each fault's windows together.
+    print("\nServed per fault (every window of it together; served/calls):");
+    const names = [...new Set(result.windows.map((window) => window.name))];
+    printTable(
+      names.map((name) => {
+        const windows = result.windows.filter((window) => window.name === name);
+        const own = windows.flatMap(invokedIn);
+        return {
+          fault: name,
+          windows: String(windows.length),
+          seconds: (windows.reduce((sum, window) => sum + window.endedAt - window.startedAt, 0) / 1000).toFixed(0),
+          ...servedShares(own, true),
+        };
+      }),
+      print,
+    );
   }
+}
+
+/**
+ * The share of calls answered as the contract says, reads and writes apart (a Redis outage must
+ * leave reads served while writes may be refused) and by operation.
+ */
+export function servedShares(operations: readonly Operation[], withCounts = false): Record<string, string> {
+  const share = (own: readonly Operation[]) => {
+    const served = own.filter((operation) => outcomeOf(operation) === "known").length;
+    if (own.length === 0) return "-";
+    const percent = `${((100 * served) / own.length).toFixed(own.length >= 1_000 && served < own.length ? 1 : 0)}%`;
+    return withCounts ? `${percent} ${served}/${own.length}` : percent;
+  };
+  const isWrite = (operation: Operation) => (WRITE_KINDS as readonly string[]).includes(operation.kind);
+  const shares: Record<string, string> = {
+    reads: share(operations.filter((operation) => !isWrite(operation))),
+    writes: share(operations.filter(isWrite)),
+  };
+  for (const kind of OPERATION_KINDS) shares[kind] = share(operations.filter((operation) => operation.kind === kind));
+  return shares;
 }
 
 /** Calls whose interval met another's on the same list: how much the clients of a customer really raced. */

@@ -40,6 +40,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** A PostgreSQL server on this machine with trust authentication; the run creates and drops a database on it. */
   postgresUrl: string;
+  /** Where the instances' request and error log goes (the sandbox's SANDBOX_LOG); none kept without. */
+  logFile?: string;
   log: (line: string) => void;
 }
 
@@ -128,7 +130,11 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
     const sandbox = await startMeasuredSandbox({
       instances: options.instances,
       seedFile,
-      env: { DATABASE_URL: relay.url, REDIS_URL: redis.url },
+      env: {
+        DATABASE_URL: relay.url,
+        REDIS_URL: redis.url,
+        ...(options.logFile ? { SANDBOX_LOG: options.logFile } : {}),
+      },
       stopOnSignals: false,
     });
     cleanup.add(sandbox.stop);
@@ -172,6 +178,7 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
       ...(options.redisDownSeconds === undefined ? {} : { redisDownMs: options.redisDownSeconds * 1_000 }),
       quietMs: options.quietSeconds * 1_000,
       faults: options.faults,
+      seed: options.seed,
       log,
     };
     const [windows] = await Promise.all([

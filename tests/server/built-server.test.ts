@@ -155,6 +155,7 @@ describe("GET /readyz", () => {
     expect(response.status).toBe(503);
     expect(JSON.parse(response.body)).toEqual({
       ok: false,
+      away: [],
       checks: { database: { ok: true }, migrations: { ok: false, detail: `pending: ${latest}` } },
     });
     // Without the token: the same status, and nothing about the migrations.

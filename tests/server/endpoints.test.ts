@@ -143,11 +143,12 @@ describe("GET /healthz and /readyz", () => {
     }
   });
 
-  test("/readyz with the metrics token names each check: database answering, every migration applied, and Redis when configured", async () => {
+  test("/readyz with the metrics token names each check: database answering, every migration applied, and Redis when configured, and the dependencies away (none)", async () => {
     const response = await send(`${server.url}/readyz`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     expect(json(response.body)).toEqual({
       ok: true,
+      away: [],
       checks: {
         database: { ok: true },
         migrations: { ok: true, detail: expect.stringMatching(/^\d+ applied$/) },

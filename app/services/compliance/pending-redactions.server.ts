@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
+import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
 import { searchLagMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
@@ -267,18 +268,25 @@ async function customersBeingRedacted(shop: string): Promise<ReadonlyMap<string,
   if (version !== undefined && cached?.version === version && nowMs - cached.loadedAtMs <= CACHE_TTL_MS) {
     return cached.customers;
   }
-  const records = await prisma.pendingCustomerRedaction.findMany({
-    where: { shopDomain: shop },
-    select: { customerGid: true, runAfter: true },
-  });
-  const customers = new Map(records.map((record) => [record.customerGid, record.runAfter]));
-  cache.delete(shop);
-  // Without a version the next change could not be told apart from this state: not cached.
-  if (version !== undefined) {
-    if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
-    cache.set(shop, { version, customers, loadedAtMs: nowMs });
-  }
-  return customers;
+  return loadOrFallback(
+    async () => {
+      const records = await prisma.pendingCustomerRedaction.findMany({
+        where: { shopDomain: shop },
+        select: { customerGid: true, runAfter: true },
+      });
+      const customers = new Map(records.map((record) => [record.customerGid, record.runAfter]));
+      cache.delete(shop);
+      // Without a version the next change could not be told apart from this state: not cached.
+      if (version !== undefined) {
+        if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
+        cache.set(shop, { version, customers, loadedAtMs: nowMs });
+      }
+      return customers;
+    },
+    // The database away: the redactions known before, while none was recorded since (decision 0027);
+    // without a version nothing vouches for them, and the write is refused.
+    version === undefined ? () => undefined : staleEntry(cached, version, (entry) => entry.customers),
+  );
 }
 
 /**

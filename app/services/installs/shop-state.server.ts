@@ -1,4 +1,5 @@
 import prisma from "~/db.server";
+import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
 import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
 import { ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
@@ -32,28 +33,35 @@ registerProcessCache(() => cache.clear());
  * The shop's plan and install state from its local record, which the billing refresh and the
  * install webhooks keep up to date, so the hot path never calls the billing API. Cached per
  * process and checked against the shop version on every request, so an uninstall or a plan
- * change made through any instance takes effect at once everywhere.
+ * change made through any instance takes effect at once everywhere. While the database is away,
+ * the state loaded before is served up to OUTAGE_STALENESS_MS old if the version is unchanged.
  */
 async function readShopState(shop: string): Promise<ShopState> {
   const version = await readShopVersion(shop);
   const nowMs = Date.now();
   const cached = cache.get(shop);
   if (cached && cached.version === version && nowMs - cached.loadedAtMs <= CACHE_TTL_MS) return cached.state;
-  const [record, triggers] = await Promise.all([
-    prisma.shop.findUnique({ where: { domain: shop } }),
-    prisma.flowTriggerUse.findMany({ where: { shopDomain: shop, enabled: true }, select: { handle: true } }),
-  ]);
-  const state = {
-    plan: planFor(record?.plan ?? "free"),
-    installed: Boolean(record && !record.uninstalledAt),
-    recorded: Boolean(record),
-    flowTriggersInUse: new Set(triggers.map((trigger) => trigger.handle)),
-    lowStockThreshold: record?.lowStockThreshold ?? null,
-  };
-  cache.delete(shop);
-  if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
-  cache.set(shop, { state, version, loadedAtMs: nowMs });
-  return state;
+  return loadOrFallback(
+    async () => {
+      const [record, triggers] = await Promise.all([
+        prisma.shop.findUnique({ where: { domain: shop } }),
+        prisma.flowTriggerUse.findMany({ where: { shopDomain: shop, enabled: true }, select: { handle: true } }),
+      ]);
+      const state = {
+        plan: planFor(record?.plan ?? "free"),
+        installed: Boolean(record && !record.uninstalledAt),
+        recorded: Boolean(record),
+        flowTriggersInUse: new Set(triggers.map((trigger) => trigger.handle)),
+        lowStockThreshold: record?.lowStockThreshold ?? null,
+      };
+      cache.delete(shop);
+      if (cache.size >= MAX_CACHED_SHOPS) cache.delete(cache.keys().next().value!);
+      cache.set(shop, { state, version, loadedAtMs: nowMs });
+      return state;
+    },
+    // The database away: the state loaded before, while no change was recorded since (decision 0027).
+    staleEntry(cached, version, (entry) => entry.state),
+  );
 }
 
 /**
