@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type pg from "pg";
 import { databaseTarget } from "./config/database-url";
+import { provideCoordinationDatabase } from "./lib/coordination/shared-coordinator.server";
 import { startEmbeddedPostgres, stopOnTermination, type EmbeddedPostgres } from "./lib/database/embedded.server";
 import { createPool } from "./lib/database/pool.server";
 
@@ -50,8 +51,9 @@ async function openDatabase(): Promise<Database> {
 const database = globalThis.databaseGlobal ?? (await openDatabase());
 globalThis.databaseGlobal = database;
 
-/** The pool under the Prisma client, for what Prisma does not do (migration checks, health). */
+/** The pool under the Prisma client, for what Prisma does not do (migration checks, health, list locks without Redis). */
 export const pool = database.pool;
+provideCoordinationDatabase(pool);
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; error: string };
 

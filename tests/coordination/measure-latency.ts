@@ -1,9 +1,13 @@
 // Latency of the Redis coordinator's calls on this machine, one caller at a time, and of a lock
 // handed between two instances. Run: npx tsx tests/coordination/measure-latency.ts [calls]
+// With DATABASE_URL (a migrated PostgreSQL database), also the coordinator that grants Redis locks
+// under a permit kept there (decision 0026), beside the one without in the same run.
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Coordinator } from "~/lib/coordination/coordinator.server";
+import { createFallbackStore } from "~/lib/coordination/fallback-store.server";
 import { createLocalCoordinator } from "~/lib/coordination/local-coordinator.server";
+import { createPool } from "~/lib/database/pool.server";
 import { createRedisCoordinator } from "~/lib/coordination/redis-coordinator.server";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
 
@@ -96,6 +100,17 @@ const prefix = uniquePrefix("measure-latency");
 const a = createRedisCoordinator({ url: REDIS_URL, keyPrefix: prefix });
 const b = createRedisCoordinator({ url: REDIS_URL, keyPrefix: prefix });
 await measureCoordinator("redis", a);
+if (process.env.DATABASE_URL) {
+  const pool = createPool(process.env.DATABASE_URL);
+  const permitted = createRedisCoordinator({
+    url: REDIS_URL,
+    keyPrefix: prefix,
+    fallback: createFallbackStore(pool, prefix),
+  });
+  await measureCoordinator("redis+permit", permitted);
+  await permitted.close();
+  await pool.end();
+}
 await measureCrossInstanceHandoff(a, b);
 await measureHandoff(a, b);
 await measureCoordinator("local", createLocalCoordinator());

@@ -14,6 +14,8 @@ async function load(env: Partial<Record<(typeof VARIABLES)[number], string>>) {
   Object.assign(process.env, env);
   const shared = await import("~/lib/coordination/shared-coordinator.server");
   const versions = await import("~/lib/coordination/shop-version.server");
+  // Gives the coordinator its database, as when the app opens it.
+  await import("~/db.server");
   return { coordinator: shared.getCoordinator(), ...versions };
 }
 

@@ -46,6 +46,8 @@ export interface ScheduleOptions {
   faults: readonly FaultName[];
   /** The run's seed: the lengths that vary (PostgreSQL's outages) repeat with it. */
   seed: number;
+  /** How long redis-restart keeps Redis dead before starting it again empty (default 2 s). */
+  redisDownMs?: number;
   log: (line: string) => void;
 }
 
@@ -67,7 +69,7 @@ export async function runFaultSchedule(targets: FaultTargets, options: ScheduleO
     windows.push({ name: "quiet", startedAt: quietFrom, endedAt: performance.now(), detail: "" });
     const startedAt = performance.now();
     options.log(`fault ${name} begins`);
-    const detail = await inject(name, targets, length, victim++);
+    const detail = await inject(name, targets, length, victim++, options.redisDownMs);
     windows.push({ name, startedAt, endedAt: performance.now(), detail });
     options.log(`fault ${name} ends: ${detail}`);
   }
@@ -90,7 +92,13 @@ export function faultLengths(options: Pick<ScheduleOptions, "faultMs" | "seed">)
       : options.faultMs;
 }
 
-async function inject(name: FaultName, targets: FaultTargets, faultMs: number, turn: number): Promise<string> {
+async function inject(
+  name: FaultName,
+  targets: FaultTargets,
+  faultMs: number,
+  turn: number,
+  redisDownMs: number | undefined,
+): Promise<string> {
   const { emulator, shop } = targets;
   switch (name) {
     case "platform-latency":
@@ -111,11 +119,14 @@ async function inject(name: FaultName, targets: FaultTargets, faultMs: number, t
         "HTTP 500 and dropped connections",
       );
     case "redis-restart": {
+      const downMs = redisDownMs ?? Math.min(2_000, faultMs / 2);
+      const killedAt = performance.now();
       await targets.redis.kill();
-      await sleep(Math.min(2_000, faultMs / 2));
+      await sleep(downMs);
       await targets.redis.start();
-      await sleep(Math.max(0, faultMs - 2_000));
-      return "Redis killed (SIGKILL), started again empty after 2 s";
+      const downForMs = performance.now() - killedAt;
+      await sleep(Math.max(0, faultMs - downForMs));
+      return `Redis killed (SIGKILL), started again empty after ${(downMs / 1000).toFixed(1)} s (down ${(downForMs / 1000).toFixed(1)} s in all)`;
     }
     case "postgres-unreachable":
       await targets.database.cut();

@@ -1,5 +1,5 @@
-// npm run check:history [-- --minutes 10 --instances 2 --clients 16 --customers 96 --seed 1 --no-faults | --only <faults>
-// --log <file>]:
+// npm run check:history [-- --minutes 10 --instances 2 --clients 16 --customers 96 --seed 1 --redis-down-seconds 7 --no-faults | --only
+// <faults> --log <file>]:
 // concurrent clients over the three channels against a sandbox of its own, faults on a schedule,
 // then the linearizability check of everything they saw. Exits 1 when it finds an anomaly.
 import path from "node:path";
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     rate: { type: "string", default: String(DEFAULT_RUN.clientRate) },
     "fault-seconds": { type: "string", default: String(DEFAULT_RUN.faultSeconds) },
     "quiet-seconds": { type: "string", default: String(DEFAULT_RUN.quietSeconds) },
+    "redis-down-seconds": { type: "string" },
     faults: { type: "boolean", default: true },
     only: { type: "string" },
     log: { type: "string" },
@@ -71,6 +72,9 @@ const result = await runHistory(
     clientRate: whole("rate", values.rate, 0.1, 100),
     faultSeconds: whole("fault-seconds", values["fault-seconds"], 1, 600),
     quietSeconds: whole("quiet-seconds", values["quiet-seconds"], 1, 600),
+    ...(values["redis-down-seconds"] === undefined
+      ? {}
+      : { redisDownSeconds: whole("redis-down-seconds", values["redis-down-seconds"], 1, 600) }),
     faults: values.faults ? chosenFaults(values.only) : [],
     // Like `npm run test:services`: this machine's PostgreSQL with trust authentication.
     postgresUrl: process.env.TEST_POSTGRES_URL || "postgres://postgres@127.0.0.1:5432/postgres",

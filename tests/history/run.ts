@@ -32,6 +32,8 @@ export interface RunOptions {
   /** The faults taken in turn; none for a run without. */
   faults: readonly FaultName[];
   faultSeconds: number;
+  /** How long the redis-restart fault keeps Redis dead (default: 2 s). */
+  redisDownSeconds?: number;
   quietSeconds: number;
   /** Calls per second each client aims at. */
   clientRate: number;
@@ -173,6 +175,7 @@ export async function runHistory(options: RunOptions, cleanup: Cleanup = cleanup
     const faultOptions = {
       durationMs: options.seconds * 1_000,
       faultMs: options.faultSeconds * 1_000,
+      ...(options.redisDownSeconds === undefined ? {} : { redisDownMs: options.redisDownSeconds * 1_000 }),
       quietMs: options.quietSeconds * 1_000,
       faults: options.faults,
       seed: options.seed,

@@ -40,6 +40,12 @@ export interface Coordinator {
 
 /** Fields of hashes shared by every instance; throws CoordinatorUnavailableError when they cannot be reached. */
 export interface SharedHashes {
+  /**
+   * The generation cached state is kept under: hashes of one generation are never read in another.
+   * Undefined while a cache of list states must not be used at all (list locks are in PostgreSQL,
+   * whose writers do not keep such a cache current); see decision 0026.
+   */
+  cacheGeneration(): Promise<string | undefined>;
   read(key: string, field: string): Promise<string | undefined>;
   /**
    * Replaces the field with change(current) atomically (retried when another instance changed it

@@ -9,8 +9,10 @@ import {
   type TokenBucketRule,
   type TokenDecision,
 } from "./coordinator.server";
+import type { FallbackStore } from "./fallback-store.server";
 import { createKeyLocks } from "./key-lock.server";
 import { createLocalCoordinator } from "./local-coordinator.server";
+import { createModeKeeper } from "./mode-keeper.server";
 import { createRedisLink } from "./redis-link.server";
 import { createReleaseNotices, type ReleaseWatch } from "./release-notices.server";
 import * as scripts from "./redis-scripts.server";
@@ -40,6 +42,15 @@ export interface RedisCoordinatorOptions {
    * Redis loses its data, locks and cache fills wait until this long after it went away.
    */
   inFlightBoundMs?: number;
+  /**
+   * Where list locks go while Redis is away (decision 0026): with it, this instance grants Redis
+   * locks only under a permit kept in PostgreSQL, and takes them there once every instance gave its
+   * permit up. Without it, locks are refused while Redis is away.
+   */
+  fallback?: FallbackStore;
+  /** Permit timing, for tests (defaults in mode-keeper.server.ts). */
+  permitRenewEveryMs?: number;
+  permitValidityMs?: number;
 }
 
 const DEFAULTS = {
@@ -50,6 +61,10 @@ const DEFAULTS = {
   inFlightBoundMs: 6_000,
 };
 const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
+/** How long a PostgreSQL lock waiter sleeps between attempts (there are no release notices there). */
+const POSTGRES_LOCK_POLL_MS = 40;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The coordinator every instance shares through one Redis.
@@ -70,7 +85,10 @@ const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
  * queue drains, and another instance's waiter may run out of time meanwhile.
  *
  * When Redis is unreachable every call fails fast: withLocks throws LockUnavailableError (the
- * guarded work never runs without its locks), takeTokens falls back to this instance's own
+ * guarded work never runs without its locks) unless `fallback` is given: then it moves the
+ * locks to PostgreSQL behind a mode switch every instance respects (decision 0026: Redis locks
+ * only under a permit renewed in PostgreSQL, PostgreSQL locks only once no permit is left, and the
+ * shared list-state cache unused while they are there); takeTokens falls back to this instance's own
  * buckets, readVersions and bumpVersion throw CoordinatorUnavailableError. A bump that failed is
  * made again when Redis is back, so other instances do not keep a stale cache of a change this
  * one recorded while cut off. Redis that comes back without its data (an epoch key tells)
@@ -123,6 +141,24 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
     },
   });
   const notices = createReleaseNotices(link.subscriber);
+  const fallbackStore = options.fallback;
+  const keeper =
+    fallbackStore &&
+    createModeKeeper({
+      store: fallbackStore,
+      instanceId,
+      redisReachable: link.isUp,
+      inFlightBoundMs,
+      ...(options.permitRenewEveryMs === undefined ? {} : { renewEveryMs: options.permitRenewEveryMs }),
+      ...(options.permitValidityMs === undefined ? {} : { permitValidityMs: options.permitValidityMs }),
+      async onNewRedisEpoch(nowMicros, afterPostgres) {
+        // Fences drawn in Redis from now on stay above those PostgreSQL drew meanwhile.
+        await link.run((client) => scripts.raiseCounter(client, [fenceKey], [nowMicros]));
+        // Bumps an instance could not send while the locks were in PostgreSQL were sent before it
+        // voted for Redis, but one that died meanwhile took its own with it.
+        if (afterPostgres) options.onDataLoss?.();
+      },
+    });
 
   async function acquire(lockKeys: readonly string[], token: string, deadline: number): Promise<number> {
     let taken = 0;
@@ -174,6 +210,9 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
   }
 
   async function assertHeld(lockKeys: readonly string[], token: string): Promise<void> {
+    if (keeper && !keeper.redisLocksAllowed()) {
+      throw new LockLostError("This instance's Redis permit lapsed or the locks moved to PostgreSQL");
+    }
     let held: number;
     try {
       held = Number(await link.attempt((client) => scripts.extendLocks(client, lockKeys, [token, lockTtlMs])));
@@ -200,6 +239,119 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       stopped = true;
       clearTimeout(timer);
     };
+  }
+
+  type Outcome<T> = { ran: true; value: T } | { ran: false; redisUnreachable: boolean };
+
+  /**
+   * fn under Redis locks; not run (and nothing held) when Redis could not be reached for them, or
+   * when the mode moved while they were being taken.
+   */
+  async function withRedisLocks<T>(
+    lockKeys: readonly string[],
+    token: string,
+    deadline: number,
+    fn: (held: HeldLocks) => Promise<T>,
+  ): Promise<Outcome<T>> {
+    let fence: number;
+    try {
+      fence = await acquire(lockKeys, token, deadline);
+    } catch (error) {
+      if (keeper && error instanceof LockUnavailableError && error.cause instanceof CoordinatorUnavailableError) {
+        return { ran: false, redisUnreachable: true };
+      }
+      throw error;
+    }
+    const takenAtMs = performance.now();
+    try {
+      // Taken while the permit lapsed or the mode moved: granted by no one.
+      if (keeper && !keeper.redisLocksAllowed()) return { ran: false, redisUnreachable: false };
+      const stopRenewing = keepRenewing(lockKeys, token);
+      try {
+        return { ran: true, value: await fn({ fence, assertHeld: () => assertHeld(lockKeys, token) }) };
+      } finally {
+        stopRenewing();
+      }
+    } finally {
+      const released = await release(lockKeys, token);
+      if (released < lockKeys.length) {
+        console.warn(
+          `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
+            `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
+        );
+      }
+    }
+  }
+
+  /**
+   * fn under PostgreSQL locks, taken in sorted order (so waiting while holding some cannot
+   * deadlock) in the epoch the keeper knows; not run when the mode moved meanwhile.
+   */
+  async function withPostgresLocks<T>(
+    lockKeys: readonly string[],
+    token: string,
+    deadline: number,
+    fn: (held: HeldLocks) => Promise<T>,
+  ): Promise<Outcome<T>> {
+    const store = fallbackStore!;
+    const epoch = keeper!.epoch()!;
+    let fence = 0;
+    try {
+      for (const lockKey of lockKeys) {
+        for (;;) {
+          const taken = await store.takeLock(epoch, lockKey, token, lockTtlMs);
+          if (taken !== undefined) {
+            fence = Math.max(fence, taken);
+            break;
+          }
+          if (keeper!.epoch() !== epoch) {
+            await releaseInPostgres(lockKeys, token);
+            return { ran: false, redisUnreachable: false };
+          }
+          const left = deadline - performance.now();
+          if (left <= 0)
+            throw new LockUnavailableError(`Waited ${lockWaitMs} ms for the lock on ${lockKey}; retry shortly`);
+          await sleep(Math.min(left, POSTGRES_LOCK_POLL_MS * (0.5 + Math.random())));
+        }
+      }
+    } catch (error) {
+      await releaseInPostgres(lockKeys, token);
+      if (error instanceof LockUnavailableError) throw error;
+      throw new LockUnavailableError("The locks could not be taken: Redis and PostgreSQL unreachable; retry shortly", {
+        cause: error,
+      });
+    }
+    const confirm = async (): Promise<void> => {
+      const sentAtMs = performance.now();
+      let held: number;
+      try {
+        held = await store.renewLocks(epoch, lockKeys, token, lockTtlMs);
+      } catch (error) {
+        throw new LockLostError("Could not confirm the locks are still held: PostgreSQL is unreachable", {
+          cause: error,
+        });
+      }
+      if (held < lockKeys.length) {
+        throw new LockLostError(`${lockKeys.length - held} of ${lockKeys.length} locks lapsed or the mode moved`);
+      }
+      // The lease was renewed at some time after the send: a write sent now lands within
+      // inFlightBoundMs, before it ends, only if the answer did not take the rest of it.
+      if (performance.now() - sentAtMs > lockTtlMs - inFlightBoundMs) {
+        throw new LockLostError("The locks were confirmed too late to write under them");
+      }
+    };
+    const timer = setInterval(() => void confirm().catch(() => {}), lockTtlMs / 3).unref();
+    try {
+      return { ran: true, value: await fn({ fence, assertHeld: confirm }) };
+    } finally {
+      clearInterval(timer);
+      await releaseInPostgres(lockKeys, token);
+    }
+  }
+
+  async function releaseInPostgres(lockKeys: readonly string[], token: string): Promise<void> {
+    // Unreachable: the locks end with their lease.
+    await fallbackStore!.releaseLocks(lockKeys, token).catch(() => {});
   }
 
   /** Both takes of a bucket: in Redis, or in this instance's own buckets while Redis is unreachable. */
@@ -240,22 +392,18 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       return queueInProcess(
         keys,
         async () => {
-          const lockKeys = [...new Set(keys)].sort().map((name) => key("lock", name));
+          const names = [...new Set(keys)].sort();
+          const lockKeys = names.map((name) => key("lock", name));
           const token = `${instanceId}:${++acquisitions}`;
-          const fence = await acquire(lockKeys, token, deadline);
-          const takenAtMs = performance.now();
-          const stopRenewing = keepRenewing(lockKeys, token);
-          try {
-            return await fn({ fence, assertHeld: () => assertHeld(lockKeys, token) });
-          } finally {
-            stopRenewing();
-            const released = await release(lockKeys, token);
-            if (released < lockKeys.length) {
-              console.warn(
-                `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
-                  `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
-              );
-            }
+          const inRedis = () => withRedisLocks(lockKeys, token, deadline, fn);
+          for (;;) {
+            const mode = keeper ? await keeper.settle(deadline) : "redis";
+            const outcome =
+              mode === "postgres"
+                ? await withPostgresLocks(lockKeys, token, deadline, fn)
+                : await (keeper ? keeper.trackRedisWork(inRedis) : inRedis());
+            if (outcome.ran) return outcome.value;
+            if (outcome.redisUnreachable) await keeper!.fallBack(deadline);
           }
         },
         lockWaitMs,
@@ -269,6 +417,11 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
 
     async readVersions(names) {
       if (names.length === 0) return [];
+      if (keeper) {
+        await keeper.started;
+        // Without a permit, writes may be going on under PostgreSQL locks whose bumps wait for Redis.
+        if (!keeper.redisLocksAllowed()) throw new CoordinatorUnavailableError("List locks are not in Redis now");
+      }
       const values = await link.run((client) => client.mget(names.map((name) => key("version", name))));
       return values.map((value) => Number(value ?? 0));
     },
@@ -279,11 +432,19 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         await link.run((client) => client.incr(versionKey));
       } catch (error) {
         unsentBumps.add(versionKey);
+        // No instance reads versions while the locks are in PostgreSQL, and each sends what it
+        // could not before it votes for Redis again: the bump is as good as made.
+        if (keeper?.postgresReady()) return;
         throw error;
       }
     },
 
     sharedHashes: {
+      async cacheGeneration() {
+        if (!keeper) return "";
+        await keeper.started;
+        return keeper.redisLocksAllowed() ? String(keeper.epoch()) : undefined;
+      },
       async read(name, field) {
         return (await link.run((client) => client.hget(key("hash", name), field))) ?? undefined;
       },
@@ -325,7 +486,10 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       },
     },
 
-    close: () => link.close(),
+    async close() {
+      await keeper?.close();
+      await link.close();
+    },
   };
 }
 

@@ -29,6 +29,8 @@ export interface RedisLink {
    * for work on locks this instance already holds, which must not wait for onConnected.
    */
   attempt<T>(command: (client: Redis) => Promise<T>): Promise<T>;
+  /** Whether the link is up now: Redis answered and onConnected succeeded since it last failed. */
+  isUp(): boolean;
   close(): Promise<void>;
 }
 
@@ -68,7 +70,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     if (state === "up") downSinceMs = performance.now();
     if (state !== "down") {
       console.warn(
-        `[coordination] Redis unreachable (${describe(reason)}): locks refused, rate limits per instance, ` +
+        `[coordination] Redis unreachable (${describe(reason)}): list locks refused or taken in PostgreSQL, rate limits per instance, ` +
           "cached shop state bypassed until it is back",
       );
     }
@@ -133,6 +135,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
       return attempt(command);
     },
     attempt,
+    isUp: () => state === "up",
     async close() {
       closed = true;
       clearTimeout(probeTimer);

@@ -198,3 +198,12 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], '#removed', increment(KEYS[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 `);
+
+/**
+ * KEYS: a counter. ARGV: a value. Raises the counter to the value when it is below (the lock fence
+ * counter, above the fences PostgreSQL drew while the locks were there).
+ */
+export const raiseCounter = defineScript(`
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+`);

@@ -123,18 +123,29 @@ export function createLocalListStateStore(): ListStateStore {
 /**
  * The shared store: each customer's list states are one hash in Redis (a field per list context),
  * so every instance sees every write at once; updates are compare-and-set, retried on a race.
+ *
+ * Hashes are named by the cache generation (decision 0026): while list locks are in PostgreSQL
+ * there is none, and the store holds nothing (reads miss, writers' changes are dropped, fills do
+ * not land), since writers there do not keep it current; when the locks are back in Redis a new
+ * generation starts empty, so nothing cached before the fallback is read after it.
  */
 export function createSharedListStateStore(hashes: SharedHashes): ListStateStore {
-  const hashOf = (shop: string, customerGid: string) => `list-state:${shop}:${customerGid}`;
+  const hashOf = (generation: string, shop: string, customerGid: string) =>
+    `list-state:${generation}:${shop}:${customerGid}`;
   const parse = (text: string | undefined) => (text === undefined ? undefined : (JSON.parse(text) as ListState));
   return {
     async read(key) {
-      const { value, token } = await hashes.readVersioned(hashOf(key.shop, key.customerGid), key.context);
-      return { state: parse(value), token };
+      const generation = await hashes.cacheGeneration();
+      if (generation === undefined) return { state: undefined, token: "" };
+      const hash = hashOf(generation, key.shop, key.customerGid);
+      const { value, token } = await hashes.readVersioned(hash, key.context);
+      return { state: parse(value), token: `${generation}|${token}` };
     },
     async update(key, change) {
+      const generation = await hashes.cacheGeneration();
+      if (generation === undefined) return;
       await hashes.update(
-        hashOf(key.shop, key.customerGid),
+        hashOf(generation, key.shop, key.customerGid),
         key.context,
         (current) => {
           const next = change(parse(current));
@@ -143,10 +154,26 @@ export function createSharedListStateStore(hashes: SharedHashes): ListStateStore
         LIST_STATE_TTL_MS,
       );
     },
-    install: (key, token, next) =>
-      hashes.install(hashOf(key.shop, key.customerGid), key.context, token, JSON.stringify(next), LIST_STATE_TTL_MS),
-    forgetCustomer: (shop, customerGid) => hashes.remove(hashOf(shop, customerGid)),
+    async install(key, token, next) {
+      const generation = await hashes.cacheGeneration();
+      const [readIn, versionToken] = splitToken(token);
+      // Read in another generation (or none): what was read may predate writes the cache never saw.
+      if (generation === undefined || readIn !== generation) return false;
+      const hash = hashOf(generation, key.shop, key.customerGid);
+      return hashes.install(hash, key.context, versionToken, JSON.stringify(next), LIST_STATE_TTL_MS);
+    },
+    async forgetCustomer(shop, customerGid) {
+      // None: nothing is cached in this generation, and the last one's hashes are never read again
+      // and expire within LIST_STATE_TTL_MS of their last change.
+      const generation = await hashes.cacheGeneration();
+      if (generation !== undefined) await hashes.remove(hashOf(generation, shop, customerGid));
+    },
   };
+}
+
+function splitToken(token: string): [string | undefined, string] {
+  const at = token.indexOf("|");
+  return at < 0 ? [undefined, token] : [token.slice(0, at), token.slice(at + 1)];
 }
 
 let store: ListStateStore | undefined;
