@@ -103,9 +103,12 @@ export function createQuotaLeases(options: {
     return pending;
   }
 
-  /** Units spent on credit while the counter was away, by scope and period. */
+  /**
+   * Units spent on credit while the counter was away, by scope and period. Not a cache: dropping the
+   * process caches (Redis lost its data, or the list locks came back from PostgreSQL) must not forget
+   * units that were served and are still to be counted.
+   */
   const owed = new Map<string, Debt>();
-  registerProcessCache(() => owed.clear());
   const debtKey = (scope: string, period: string) => `${period}\u0000${scope}`;
 
   /** One unit on credit, if the rules above allow it. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { clearProcessCaches } from "~/lib/process-caches.server";
 import { CREDIT_BLOCKS, LEASE_IDLE_MS, createQuotaLeases, type QuotaCounter } from "./quota-leases.server";
 
 /** What Prisma throws while the database cannot be reached (decision 0027 serves on credit then). */
@@ -56,6 +57,18 @@ describe("quota leases while the counter is away (decision 0027)", () => {
     state.away = false;
     await vi.advanceTimersByTimeAsync(LEASE_IDLE_MS / 2);
     expect(state.counts.get("shop-a 2026-11")).toBe(CREDIT_BLOCKS * BLOCK - 1);
+  });
+
+  test("units spent on credit are still counted when the process caches are dropped meanwhile (Redis lost its data, or the list locks came back from PostgreSQL)", async () => {
+    const { counter, state } = fakeCounter(1_000);
+    const leases = createQuotaLeases({ name: "test", counter, blockSize: () => BLOCK });
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    state.away = true;
+    expect(await spendAll(() => leases.spend("shop-d", "2026-11", 1_000), 3)).toEqual([true, true, true]);
+    clearProcessCaches();
+    state.away = false;
+    await vi.advanceTimersByTimeAsync(LEASE_IDLE_MS / 2);
+    expect(state.counts.get("shop-d 2026-11")).toBe(3);
   });
 
   test("a quota nearly used up gets no credit, and what the quota no longer had is logged as served past it", async () => {
