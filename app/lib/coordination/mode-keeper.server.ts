@@ -75,6 +75,7 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
   let redisWork = 0;
   let renewing: Promise<void> | undefined;
   let closed = false;
+  let closing: Promise<void> | undefined;
   let failureNoticeAtMs = -Infinity;
 
   function learn(next: ModeView): ModeView {
@@ -209,12 +210,17 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
       }
       return settle(deadlineMs);
     },
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      // A renewal still running could write the row again after the delete; one that hangs is not waited for long.
-      await Promise.race([renewing, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
-      await store.leave(instanceId).catch(() => {});
+    // Once: a second close (a process's shutdown hook run again) must not wait on a renewal that
+    // can no longer finish.
+    close() {
+      closing ??= (async () => {
+        closed = true;
+        clearInterval(timer);
+        // A renewal still running could write the row again after the delete; one that hangs is not waited for long.
+        await Promise.race([renewing, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+        await store.leave(instanceId).catch(() => {});
+      })();
+      return closing;
     },
   };
 }

@@ -26,3 +26,30 @@ test("a database that never answers leaves the instance without a permit, refusi
   await vi.advanceTimersByTimeAsync(2_000);
   await closed;
 });
+
+test("closing twice waits once: the second close (a shutdown hook run again) does not wait on a renewal that cannot finish", async () => {
+  vi.useFakeTimers();
+  const never = () => new Promise<never>(() => {});
+  let left = 0;
+  const store = {
+    ensureMode: async () => {},
+    renew: never,
+    leave: async () => void (left += 1),
+  } as unknown as FallbackStore;
+  const keeper = createModeKeeper({
+    store,
+    instanceId: "b",
+    redisReachable: () => true,
+    onNewRedisEpoch: async () => {},
+    inFlightBoundMs: 6_000,
+  });
+  const first = keeper.close();
+  await vi.advanceTimersByTimeAsync(2_000);
+  await first;
+  // No timer advanced: a second close that waited for the hung renewal again would not settle.
+  let settled = false;
+  void keeper.close().then(() => (settled = true));
+  for (let turn = 0; turn < 10; turn++) await Promise.resolve();
+  expect(settled).toBe(true);
+  expect(left).toBe(1);
+});
