@@ -143,6 +143,13 @@ describe("the test database", () => {
     });
     await db.savedByRecount.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
     await db.listRetention.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
+    await db.coordinationMode.create({ data: { scope: "reset", epoch: 1, mode: "redis", changedAt: new Date() } });
+    await db.coordinationInstance.create({
+      data: { scope: "reset", instanceId: "a", seenAt: new Date(), redisReachable: true },
+    });
+    await db.fallbackLock.create({
+      data: { scope: "reset", key: "list", token: "t", fence: 1, expiresAt: new Date() },
+    });
     expect((await counts()).every(([, count]) => count > 0)).toBe(true);
   });
 
