@@ -7,17 +7,21 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-test("a database that never answers leaves the instance without a permit, refusing locks within their wait, not hanging", async () => {
-  vi.useFakeTimers();
-  const never = () => new Promise<never>(() => {});
-  const store = { ensureMode: never, renew: never, leave: async () => {} } as unknown as FallbackStore;
-  const keeper = createModeKeeper({
-    store,
+const never = () => new Promise<never>(() => {});
+
+/** A keeper over `store` whose instance always reaches Redis. */
+const keeperOver = (store: Partial<FallbackStore>) =>
+  createModeKeeper({
+    store: store as FallbackStore,
     instanceId: "a",
     redisReachable: () => true,
     onNewRedisEpoch: async () => {},
     inFlightBoundMs: 6_000,
   });
+
+test("a database that never answers leaves the instance without a permit, refusing locks within their wait, not hanging", async () => {
+  vi.useFakeTimers();
+  const keeper = keeperOver({ ensureMode: never, renew: never, leave: async () => {} });
   const settled = keeper.settle(performance.now() + 8_000).catch((error: unknown) => error);
   await vi.advanceTimersByTimeAsync(8_100);
   expect(await settled).toBeInstanceOf(LockUnavailableError);
@@ -29,20 +33,8 @@ test("a database that never answers leaves the instance without a permit, refusi
 
 test("closing twice waits once: the second close (a shutdown hook run again) does not wait on a renewal that cannot finish", async () => {
   vi.useFakeTimers();
-  const never = () => new Promise<never>(() => {});
   let left = 0;
-  const store = {
-    ensureMode: async () => {},
-    renew: never,
-    leave: async () => void (left += 1),
-  } as unknown as FallbackStore;
-  const keeper = createModeKeeper({
-    store,
-    instanceId: "b",
-    redisReachable: () => true,
-    onNewRedisEpoch: async () => {},
-    inFlightBoundMs: 6_000,
-  });
+  const keeper = keeperOver({ ensureMode: async () => {}, renew: never, leave: async () => void (left += 1) });
   const first = keeper.close();
   await vi.advanceTimersByTimeAsync(2_000);
   await first;
