@@ -28,7 +28,7 @@ import { appEntryOf, firstSegmentOf, narrowedBuilds, routePatternsOf, type AppEn
 import type { BodySignatureCheck } from "../app/edge/front-doors/body-signature.server";
 import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES, type ServerConfig } from "./config";
 import { bearerMatches, HttpMetrics } from "./http-metrics";
-import { clientAddressOf, createRemixResponder, validRequestUrlOf, type RemixResponder } from "./remix-adapter";
+import { forwardedClientAddress, createRemixResponder, validRequestUrlOf, type RemixResponder } from "./remix-adapter";
 
 export interface AppServerOptions {
   /** The Remix server build (build/server/index.js), already imported. */
@@ -285,14 +285,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
     settlePending.get(req.socket)?.();
     // Read before the headers may go: the platform's app proxy reports the shopper there, and the
     // app trusts it only for requests the proxy signed.
-    const proxiedClientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy + 1));
+    const proxiedClientAddress = normaliseAddress(forwardedClientAddress(req, config.trustProxy + 1));
     // With no proxy trusted, forwarding headers are whatever the client says: drop them, so neither
     // the request URL Remix is given nor the app can be misled by them.
     if (config.trustProxy === 0) for (const name of FORWARDING_HEADERS) delete req.headers[name];
     const requestId = requestIdFrom(req.headers["x-request-id"]);
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
-    const clientAddress = normaliseAddress(clientAddressOf(req, config.trustProxy));
+    const clientAddress = normaliseAddress(forwardedClientAddress(req, config.trustProxy));
     const log: RequestLogFields = {};
     const requestPath = pathOf(req.url ?? "/");
     const segment = firstSegmentOf(requestPath);
@@ -357,7 +357,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
    * A body whose credential it is is held whole (once: readSignedBody) before its HMAC can be
    * checked as it ends: what all such
    * requests may hold at once is config.unauthenticatedBodyBudgetBytes, so bogus signatures cannot
-   * grow the process without bound, and one client address (read as clientAddressOf reads it, so
+   * grow the process without bound, and one client address (read as forwardedClientAddress reads it, so
    * behind a trusted proxy too) may hold a quarter of it (UNAUTHENTICATED_BODY_SHARE), so one
    * forger cannot keep the platform's deliveries out. A request reserves its declared length (a
    * chunked one, its path's bound) until its response is done; one past either is refused before
