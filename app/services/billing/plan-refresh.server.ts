@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { z } from "zod";
 import { clock } from "~/lib/clock";
 import { registerProcessCache } from "~/lib/process-caches.server";
@@ -59,7 +60,8 @@ function planKeyOfSubscription(subscription: SubscriptionSummary): PlanKey | und
     .find((value): value is string => Boolean(value));
   const key = planKeyNamed(handle) ?? planKeyNamed(subscription.name);
   if (!key) {
-    console.warn(
+    writeLog(
+      "warn",
       `[billing] active subscription "${subscription.name}" (plan handle ${handle ?? "none"}) matches no plan in PLANS; counted as Free`,
     );
   }

@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { z } from "zod";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
@@ -88,6 +89,6 @@ async function assembleCustomerData(
     appInstalled: Boolean(admin),
     ...records,
   };
-  console.info(`[compliance] customers/data_request ${JSON.stringify(record)}`);
+  writeLog("info", "[compliance] customers/data_request", { record });
   return record;
 }
