@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { errorFields, redactSecrets, writeLog } from "../app/lib/json-log";
 import { loadServerConfig, missingNodeFlags, ServerConfigError } from "./config";
-import { createAppServer, exitOnSignals } from "./http-server";
+import { createAppServer } from "./http-server";
+import { exitOnSignals } from "./shutdown";
 
 process.on("uncaughtException", (error) => {
   writeLog("error", "uncaught exception", { error: errorFields(error) });
