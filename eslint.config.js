@@ -97,6 +97,11 @@ export default tseslint.config(
     },
   },
   {
+    // One logger: app/lib/json-log.ts's JSON lines, which operators and tests read (CONTRIBUTING).
+    files: ["app/**/*.{ts,tsx}", "server/**/*.ts"],
+    rules: { "no-console": "error" },
+  },
+  {
     // Tests read JSON envelopes and library internals; typing every one would only add noise.
     // The packages' tests and their test helpers likewise.
     files: [

@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import "@shopify/shopify-app-remix/adapters/node";
 import { AppDistribution, shopifyApp } from "@shopify/shopify-app-remix/server";
 import type { Session } from "@shopify/shopify-api";
@@ -24,10 +25,9 @@ export async function afterAuth({ session, admin }: { session: Session; admin: A
     await resumeShopRedactions(session.shop, admin, "unclaimed");
   } catch (error) {
     // The admin page load that triggered the install refreshes the plan again; never block an install.
-    console.error(
-      `[install] post-install work failed for ${session.shop}`,
-      error instanceof Response ? error.status : error,
-    );
+    writeLog("error", `[install] post-install work failed for ${session.shop}`, {
+      error: error instanceof Response ? { status: error.status } : errorFields(error),
+    });
   }
 }
 

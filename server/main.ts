@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { errorFields, redactSecrets, writeLog } from "../app/lib/json-log";
 import { loadServerConfig, missingNodeFlags, ServerConfigError } from "./config";
-import { createAppServer, exitOnSignals } from "./http-server";
+import { createAppServer } from "./http-server";
+import { exitOnSignals } from "./shutdown";
 
 process.on("uncaughtException", (error) => {
   writeLog("error", "uncaught exception", { error: errorFields(error) });
@@ -17,28 +18,34 @@ process.on("unhandledRejection", (reason) => {
   process.exit(1);
 });
 
+/**
+ * A refusal to start: plain text on stderr for the person starting the process, who has no log
+ * reader yet (the one exception to the JSON log, CONTRIBUTING).
+ */
+function refuseToStart(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
 let config;
 try {
   config = loadServerConfig(process.env);
 } catch (error) {
   if (!(error instanceof ServerConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
+  refuseToStart(error.message);
 }
 
 const buildDir = path.dirname(fileURLToPath(import.meta.url));
 const serverBuildFile = path.join(buildDir, "server/index.js");
 if (!existsSync(serverBuildFile)) {
-  console.error(`No Remix build at ${serverBuildFile}: run npm run build first.`);
-  process.exit(1);
+  refuseToStart(`No Remix build at ${serverBuildFile}: run npm run build first.`);
 }
 let build: ServerBuild;
 try {
   // The app checks its own environment as it loads, and says what to set when it refuses.
   build = (await import(pathToFileURL(serverBuildFile).href)) as ServerBuild;
 } catch (error) {
-  console.error(redactSecrets(error instanceof Error ? error.message : String(error)));
-  process.exit(1);
+  refuseToStart(redactSecrets(error instanceof Error ? error.message : String(error)));
 }
 
 const appServer = createAppServer({ build, clientDir: path.join(buildDir, "client"), config });

@@ -36,7 +36,7 @@ function firstValue(header: string | string[] | undefined): string | undefined {
  * reads it with a hop count as its trust setting): the peer itself when no proxy is trusted, and
  * the farthest address given when there are fewer entries than trusted hops.
  */
-export function clientAddressOf(req: IncomingMessage, trustedHops: number): string | undefined {
+export function forwardedClientAddress(req: IncomingMessage, trustedHops: number): string | undefined {
   const peer = req.socket.remoteAddress;
   const header = req.headers["x-forwarded-for"];
   if (trustedHops === 0 || header === undefined) return peer;

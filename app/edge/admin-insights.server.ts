@@ -4,6 +4,7 @@ import { isServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { exportCsv, exportProgress, startExport } from "~/services/insights/export.server";
 import { advanceInsightsRefresh, startInsightsRefresh } from "~/services/insights/insights.server";
+import { adminFormAction, type AdminFormRefusal } from "./admin-form.server";
 import { parseFormBody, parseQuery } from "./request-input.server";
 
 const BulkOperationId = z.string().regex(/^gid:\/\/shopify\/BulkOperation\/\d+$/, "must be a BulkOperation GID");
@@ -27,7 +28,7 @@ export type InsightsActionResult =
       objectCount: number;
       done: boolean;
     }
-  | { ok: false; code: string; message: string; retryAfterSeconds: number | null };
+  | AdminFormRefusal;
 
 async function run(admin: AdminGraphqlClient, shop: string, request: Request): Promise<InsightsActionResult> {
   const input = await parseFormBody(request, InsightsActionSchema);
@@ -51,21 +52,13 @@ async function run(admin: AdminGraphqlClient, shop: string, request: Request): P
   }
 }
 
-/**
- * The Insights page's actions (start or poll a refresh or an export). A ServiceError becomes a
- * result the page shows; anything else (the library's re-authentication Responses) is rethrown.
- */
-export async function insightsAction(
+/** The Insights page's actions (start or poll a refresh or an export). */
+export function insightsAction(
   admin: AdminGraphqlClient,
   shop: string,
   request: Request,
 ): Promise<InsightsActionResult> {
-  try {
-    return await run(admin, shop, request);
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return { ok: false, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds ?? null };
-  }
+  return adminFormAction(() => run(admin, shop, request));
 }
 
 /** The finished export as a CSV download, streamed from the bulk operation's result. */

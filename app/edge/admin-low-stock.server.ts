@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isServiceError } from "~/lib/errors";
 import { storeLowStockThreshold } from "~/services/installs/shop-state.server";
+import { adminFormAction, type AdminFormRefusal } from "./admin-form.server";
 import { parseFormBody } from "./request-input.server";
 
 /** Stock counts are whole numbers; a threshold past a million units is a typo, not a policy. */
@@ -20,20 +20,13 @@ const LowStockFormSchema = z.object({
   ]),
 });
 
-export type LowStockActionResult =
-  { ok: true; threshold: number | null } | { ok: false; code: string; message: string };
+export type LowStockActionResult = { ok: true; threshold: number | null } | AdminFormRefusal;
 
-/**
- * Stores the merchant's low-stock threshold from the Setup page. A refusal becomes a result the
- * page shows; anything else (the library's re-authentication Responses) is rethrown.
- */
-export async function lowStockAction(shop: string, request: Request): Promise<LowStockActionResult> {
-  try {
+/** Stores the merchant's low-stock threshold from the Setup page. */
+export function lowStockAction(shop: string, request: Request): Promise<LowStockActionResult> {
+  return adminFormAction(async () => {
     const { threshold } = await parseFormBody(request, LowStockFormSchema);
     await storeLowStockThreshold(shop, threshold);
     return { ok: true, threshold };
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return { ok: false, code: error.code, message: error.message };
-  }
+  });
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isServiceError } from "~/lib/errors";
 import { chooseOverage, resumeOverage } from "~/services/billing/overage-choice.server";
 import { MAX_OVERAGE_CAP_USD, type Plan } from "~/services/plans";
+import { adminFormAction, type AdminFormRefusal } from "./admin-form.server";
 import { parseFormBody } from "./request-input.server";
 
 const OverageActionSchema = z.discriminatedUnion("intent", [
@@ -13,14 +13,11 @@ const OverageActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-export type OverageActionResult = { ok: true } | { ok: false; code: string; message: string };
+export type OverageActionResult = { ok: true } | AdminFormRefusal;
 
-/**
- * The plans page's overage form, and its paused banner's Resume. A ServiceError becomes a result the page shows; anything else
- * (the library's re-authentication Responses) is rethrown.
- */
-export async function overageAction(shop: string, plan: Plan, request: Request): Promise<OverageActionResult> {
-  try {
+/** The plans page's overage form, and its paused banner's Resume. */
+export function overageAction(shop: string, plan: Plan, request: Request): Promise<OverageActionResult> {
+  return adminFormAction(async () => {
     const input = await parseFormBody(request, OverageActionSchema);
     if (input.intent === "overage-resume") await resumeOverage(shop);
     else {
@@ -33,8 +30,5 @@ export async function overageAction(shop: string, plan: Plan, request: Request):
       );
     }
     return { ok: true };
-  } catch (error) {
-    if (!isServiceError(error)) throw error;
-    return { ok: false, code: error.code, message: error.message };
-  }
+  });
 }

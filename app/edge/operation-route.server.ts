@@ -82,7 +82,7 @@ export function createChannelRoute(channel: PlanChannel): { loader: Handler; act
 
 /**
  * A GET of the storefront's channel answered from its URL as sent, with no Fetch Request, Remix
- * match or Response (the server's fast path, server/http-server.ts): the same front door, input
+ * match or Response (the server's fast path, server/remix-dispatch.ts): the same front door, input
  * parsing, dispatcher and envelope as the route, so the same guarantees. The caller runs it in
  * the request scope. Undefined, with nothing done, for a URL naming Remix's own `_data` parameter,
  * which Remix answers itself (decision 0007): the caller hands that request to Remix.

@@ -93,7 +93,7 @@ export async function parseFormBody<Schema extends z.ZodType>(
  * The client's network address, as the production server puts it in the Remix load context.
  * Loaders called without one (tests, tools) share the address "unknown".
  */
-export function clientAddressOf(context: unknown): string {
+export function clientAddressInContext(context: unknown): string {
   const address = (context as { clientAddress?: unknown } | undefined)?.clientAddress;
   return typeof address === "string" && address ? address : "unknown";
 }
@@ -103,9 +103,9 @@ export function clientAddressOf(context: unknown): string {
  * X-Forwarded-For, one hop beyond the server's trusted proxies (behind the proxy every shopper
  * would otherwise share the platform's few addresses). Only for requests whose signature holds.
  */
-export function proxiedClientAddressOf(context: unknown): string {
+export function proxiedClientAddressInContext(context: unknown): string {
   const address = (context as { proxiedClientAddress?: unknown } | undefined)?.proxiedClientAddress;
-  return typeof address === "string" && address ? address : clientAddressOf(context);
+  return typeof address === "string" && address ? address : clientAddressInContext(context);
 }
 
 /**

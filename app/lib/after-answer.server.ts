@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { withoutPayer } from "./request-context.server";
 
 /**
@@ -11,7 +12,7 @@ const running = new Set<Promise<void>>();
 export function runAfterAnswer(label: string, work: () => Promise<void>): void {
   const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
     .then(() => withoutPayer(work))
-    .catch((error: unknown) => console.error(`[after-answer] ${label} failed`, error))
+    .catch((error: unknown) => writeLog("error", `[after-answer] ${label} failed`, { error: errorFields(error) }))
     .finally(() => running.delete(task));
   running.add(task);
 }

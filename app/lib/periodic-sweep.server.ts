@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 /**
  * A piece of work every instance runs at start-up and then on an interval, with no cron: the work
  * itself makes sure each unit runs once across instances (claims, the shop's lock). A sweep still
@@ -11,7 +12,7 @@ export function periodicSweep(name: string, intervalMs: number, run: () => Promi
   function sweep(): void {
     sweeping ??= run()
       .then(() => undefined)
-      .catch((error: unknown) => console.error(`[${name}] sweep failed`, error))
+      .catch((error: unknown) => writeLog("error", `[${name}] sweep failed`, { error: errorFields(error) }))
       .finally(() => (sweeping = undefined));
   }
 

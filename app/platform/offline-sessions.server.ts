@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { HttpResponseError, Session, type SessionParams } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "~/db.server";
@@ -226,7 +227,8 @@ async function renew(current: Session, nowMs: number, rejected: boolean): Promis
       });
       return keepScope(session, current);
     }
-    console.warn(
+    writeLog(
+      "warn",
       `[offline-token] ${current.shop}: the token expired and there is no refresh token; the merchant must open the app`,
     );
     return undefined;
@@ -235,19 +237,24 @@ async function renew(current: Session, nowMs: number, rejected: boolean): Promis
       if (!current.refreshToken && stillValid) {
         // The old non-expiring token keeps working until the platform stops accepting it.
         retryRenewalLater(current.shop, nowMs, MIGRATION_RETRY_MS);
-        console.warn(
+        writeLog(
+          "warn",
           `[offline-token] ${current.shop}: migration to an expiring token refused; keeping the current token`,
         );
         return current;
       }
-      console.warn(
+      writeLog(
+        "warn",
         `[offline-token] ${current.shop}: the platform refused to renew the offline token; access has lapsed`,
       );
       return undefined;
     }
     if (stillValid) {
       retryRenewalLater(current.shop, nowMs, RENEWAL_RETRY_MS);
-      console.warn(`[offline-token] ${current.shop}: renewal failed (${String(error)}); the current token still works`);
+      writeLog(
+        "warn",
+        `[offline-token] ${current.shop}: renewal failed (${String(error)}); the current token still works`,
+      );
       return current;
     }
     throw new ServiceError("PLATFORM_UPSTREAM_ERROR", "The shop's access token could not be renewed; retry shortly", {

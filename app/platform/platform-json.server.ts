@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { PLATFORM_TIMEOUT_MS, platformFetch } from "./platform-fetch.server";
 
 /** Why an identity lookup failed; the exchange turns every kind into its one 401 code. */
@@ -48,7 +49,8 @@ export async function fetchPlatformJson(url: string, init: RequestInit = {}): Pr
 export function logUnexpectedLookupFailure(shop: string, error: unknown): void {
   const status = error instanceof IdentityLookupError ? error.upstreamStatus : undefined;
   if (status === 401 || status === 403) return;
-  console.warn(
+  writeLog(
+    "warn",
     `[saved-items] identity lookup for ${shop} failed: ${error instanceof Error ? error.message : String(error)}`,
   );
 }

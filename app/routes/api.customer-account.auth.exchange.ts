@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { preflightResponse, withCors } from "~/edge/cors.server";
 import { errorResponse, methodNotAllowed, okResponse } from "~/edge/envelope.server";
-import { clientAddressOf } from "~/edge/request-input.server";
+import { clientAddressInContext } from "~/edge/request-input.server";
 import {
   claimedShopOf,
   exchangeCustomerAccountSessionToken,
@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     if (request.method !== "POST") throw methodNotAllowed("POST");
     const attempt = {
-      clientAddress: clientAddressOf(context),
+      clientAddress: clientAddressInContext(context),
       shop: claimedShopOf(request),
       path: "customer-account",
     } as const;

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { errorResponse, methodNotAllowed, okResponse } from "~/edge/envelope.server";
-import { clientAddressOf, parseJsonBody } from "~/edge/request-input.server";
+import { clientAddressInContext, parseJsonBody } from "~/edge/request-input.server";
 import { meteredExchange } from "~/services/direct-access/exchange-limits.server";
 import { exchangeStorefrontCustomerAccessToken } from "~/services/direct-access/headless-legacy.server";
 import { exchangeCustomerAccountAccessToken } from "~/services/direct-access/headless-modern.server";
@@ -11,7 +11,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   try {
     if (request.method !== "POST") throw methodNotAllowed("POST");
     const body = await parseJsonBody(request, HeadlessExchangeRequestSchema);
-    const attempt = { clientAddress: clientAddressOf(context), shop: body.shop };
+    const attempt = { clientAddress: clientAddressInContext(context), shop: body.shop };
     const grant = isModernExchangeRequest(body)
       ? await meteredExchange({ ...attempt, path: "modern" }, () => exchangeCustomerAccountAccessToken(body))
       : await meteredExchange({ ...attempt, path: "legacy" }, () => exchangeStorefrontCustomerAccessToken(body));

@@ -1,10 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { recordShopUninstalled } from "~/services/installs/shop-records.server";
-import { authenticate } from "~/shopify.server";
+import { parsedWebhookAction } from "~/edge/parsed-webhook.server";
+import { recordShopUninstalled, UninstalledPayloadSchema } from "~/services/installs/shop-records.server";
 
-// Verified by the library (HMAC of the raw body with the app secret; 401 otherwise).
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticate.webhook(request);
-  await recordShopUninstalled(shop);
-  return new Response();
-};
+/** app/uninstalled: the shop marked uninstalled and its sessions dropped. */
+export const action = parsedWebhookAction("app/uninstalled", UninstalledPayloadSchema, recordShopUninstalled);

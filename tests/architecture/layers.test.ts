@@ -88,4 +88,9 @@ describe("the linter's import rules", () => {
     );
     expect(cycles.sort()).toEqual(["a.ts", "b.ts"]);
   });
+
+  test.each(["app/services/fixture.ts", "server/fixture.ts"])("%s may not use console: one logger", async (file) => {
+    const [result] = await eslint.lintText('console.warn("logged");\n', { filePath: path.join(repoRoot, file) });
+    expect(result!.messages.map((message) => message.ruleId)).toContain("no-console");
+  });
 });

@@ -9,6 +9,7 @@ import { callProxy, DEMO_SHOP, givenCountingShop, givenShop } from "../support/a
 import { aServiceToken, callDirect, CUSTOMER, givenDirectShop } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
+import { loggedLines } from "../support/logs";
 
 const ok = (data: unknown) => ({ status: 200, body: { ok: true, data } });
 
@@ -136,7 +137,7 @@ describe("a cache that comes back empty (a Redis restart, an eviction, a new ins
 
   test("an item a failed write left unknown is read by every reader until the list's next writer settles it", async () => {
     await givenShop();
-    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    loggedLines();
     await callProxy("/proxy/api/list", { query: { context: "wishlist" } });
     emulator.injectFault({ kind: "network", api: "admin", operationName: "SavedItemsApplyWrites" });
     expect((await callProxy("/proxy/api/save", { body: aSaveRequest() })).status).toBe(502);

@@ -16,6 +16,7 @@ import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coor
 import { describeCoordinatorContract } from "./contract";
 import { createRelay } from "../support/relay";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { loggedLines } from "../support/logs";
 
 const prefix = uniquePrefix(import.meta.filename);
 const opened: Coordinator[] = [];
@@ -42,10 +43,6 @@ async function holdInBackground(coordinator: Coordinator, key: string) {
       return done;
     },
   };
-}
-
-function warnings(spy: { mock: { calls: unknown[][] } }, text: string): number {
-  return spy.mock.calls.filter(([message]) => String(message).includes(text)).length;
 }
 
 describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
@@ -153,7 +150,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
     test("a holder paused past its lease loses the lock: the next holder has a greater fence and assertHeld throws", async () => {
       const key = randomUUID();
       const [a, b] = [instance({ lockTtlMs: 200 }), instance()];
-      const warn = vi.spyOn(console, "warn");
+      const logged = loggedLines();
       await a.withLocks([key], async (heldByA) => {
         // A blocked event loop (a long GC pause, a synchronous loop): the watchdog cannot renew.
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
@@ -163,7 +160,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
           await expect(heldByB.assertHeld()).resolves.toBeUndefined();
         });
       });
-      expect(warnings(warn, "lapsed")).toBe(1);
+      expect(logged({ level: "warn", text: "lapsed" }).length).toBe(1);
     });
   });
 
@@ -230,7 +227,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const coordinator = instance();
       const key = randomUUID();
       await coordinator.bumpVersion(key);
-      vi.spyOn(console, "warn").mockImplementation(() => {});
+      loggedLines();
       vi.spyOn(clock, "now").mockImplementationOnce(() => {
         throw new Error("a bug in the caller");
       });
@@ -243,7 +240,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
 
   describe("when Redis cannot be reached", () => {
     test("nothing answers: withLocks refuses fast, takeTokens counts locally, versions throw; logged once", async () => {
-      const warn = vi.spyOn(console, "warn");
+      const logged = loggedLines();
       // No timeout ends a call within the test: each must be refused without waiting for one.
       const down = instance({ url: "redis://127.0.0.1:1", commandTimeoutMs: 600_000, lockWaitMs: 600_000 });
       let ran = false;
@@ -261,8 +258,8 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       await expect(down.bumpVersion("shop:a")).rejects.toBeInstanceOf(CoordinatorUnavailableError);
       await expect(down.withLocks(["item"], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);
 
-      expect(warnings(warn, "Redis unreachable (")).toBe(1);
-      expect(warnings(warn, "rate limits are per instance")).toBe(1);
+      expect(logged({ level: "warn", text: "Redis unreachable (" }).length).toBe(1);
+      expect(logged({ level: "warn", text: "rate limits are per instance" }).length).toBe(1);
     });
 
     test("Redis goes away and comes back: refused meanwhile, resumes by itself, a failed bump is made then; logged per transition", async () => {
@@ -271,8 +268,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       const other = instance();
       const key = randomUUID();
       await cutOff.bumpVersion(key);
-      const warn = vi.spyOn(console, "warn");
-      const info = vi.spyOn(console, "info");
+      const logged = loggedLines();
 
       await relay.cut();
       await vi.waitFor(() => expect(cutOff.readVersions([key])).rejects.toBeInstanceOf(CoordinatorUnavailableError));
@@ -287,8 +283,8 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       });
       expect(await other.readVersions([key])).toEqual([2]);
       await expect(cutOff.withLocks([key], async () => "again")).resolves.toBe("again");
-      expect(warnings(warn, "Redis unreachable (")).toBe(1);
-      expect(warnings(info, "Redis reachable again")).toBe(1);
+      expect(logged({ level: "warn", text: "Redis unreachable (" }).length).toBe(1);
+      expect(logged({ level: "info", text: "Redis reachable again" }).length).toBe(1);
     });
 
     test("Redis comes back without its data: onDataLoss is called so caches keyed by versions are dropped", async () => {

@@ -13,6 +13,7 @@ import { createPool } from "~/lib/database/pool.server";
 import { createSharedListStateStore } from "~/services/saved-items/list-state-store.server";
 import { createRelay } from "../support/relay";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { loggedLines } from "../support/logs";
 
 const prefix = uniquePrefix(import.meta.filename);
 // Each test under a prefix of its own: a lock an earlier test could not release lasts its lease.
@@ -100,7 +101,7 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
   });
 
   test("with Redis gone for both instances writes go on in PostgreSQL, once the holder of a Redis lock has let go", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    loggedLines();
     const [a, b] = [await instance(), await instance()];
     await a.coordinator.withLocks(["k"], noop);
     await b.coordinator.withLocks(["k"], noop);
@@ -142,8 +143,7 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
   });
 
   test("a partial partition (A reaches Redis but not PostgreSQL, B the reverse): B gets no lock while A's permit lasts, never both", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    loggedLines();
     const [a, b] = [await instance(500), await instance(500)];
     await a.coordinator.withLocks(["k"], noop);
     await b.coordinator.withLocks(["k"], noop);
@@ -167,7 +167,7 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
   }, 20_000);
 
   test("back in Redis, nothing cached before the fallback is read: writers in PostgreSQL did not keep it current", async () => {
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    loggedLines();
     const [a, b] = [await instance(), await instance()];
     const store = createSharedListStateStore(a.coordinator.sharedHashes!);
     const key = { shop: "fallback.myshopify.com", customerGid: "gid://shopify/Customer/1", context: "wishlist" };
@@ -197,8 +197,7 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
   }, 30_000);
 
   test("PostgreSQL away alone: Redis locks go on under the permit", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    loggedLines();
     const a = await instance();
     await a.coordinator.withLocks(["k"], noop);
     await a.database.cut();

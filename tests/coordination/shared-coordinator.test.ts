@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { loggedLines } from "../support/logs";
 
 const VARIABLES = ["REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_COMMAND_TIMEOUT_MS"] as const;
 const saved = Object.fromEntries(VARIABLES.map((name) => [name, process.env[name]]));
@@ -57,7 +58,7 @@ describe("getCoordinator", () => {
   test("while Redis is unreachable, every read of a shop version is a new negative number, so no cache entry matches", async () => {
     const { coordinator, bumpShopVersion, readShopVersion } = await load({ REDIS_URL: "redis://127.0.0.1:1" });
     close = () => coordinator.close();
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    loggedLines();
     const first = await readShopVersion("a.myshopify.com");
     const second = await readShopVersion("a.myshopify.com");
     expect(first).toBeLessThan(0);
@@ -73,7 +74,7 @@ describe("getCoordinator", () => {
     const silent = createServer((socket) => socket.on("data", () => commandsSent++));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as AddressInfo;
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const logged = loggedLines();
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const { coordinator, bumpShopVersion } = await load({
       REDIS_URL: `redis://127.0.0.1:${port}`,
@@ -94,7 +95,7 @@ describe("getCoordinator", () => {
     await vi.advanceTimersByTimeAsync(1);
     await expect.poll(() => settled, { message: "refused once 100 ms have passed" }).toBe(true);
     expect(await bumped).toMatchObject({ message: expect.stringMatching(/Redis/) });
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("Redis unreachable (Command timed out)"));
+    expect(logged({ level: "warn", text: "Redis unreachable (Command timed out)" })).toHaveLength(1);
   });
 
   test("a REDIS_COMMAND_TIMEOUT_MS out of range stops the start with what to set", async () => {

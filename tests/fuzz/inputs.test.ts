@@ -21,6 +21,7 @@ import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { FUZZ_SEED, seededRandom, type Random } from "./random";
 import { rawDirectRequest, rawProxyRequest, type RawCall } from "./requests";
+import { loggedLines } from "../support/logs";
 
 /**
  * Malformed input of every kind, thrown at every operation on all three channels and at both
@@ -561,17 +562,15 @@ function report(name: string, failures: Failure[], total: number): string {
   return `${failures.length} of ${total} cases of "${name}" failed (replay with FUZZ_SEED=${FUZZ_SEED}):\n${shown.join("\n")}`;
 }
 
-let errors: ReturnType<typeof vi.spyOn>;
-let warnings: ReturnType<typeof vi.spyOn>;
+let logged: ReturnType<typeof loggedLines>;
 beforeEach(async () => {
-  errors = vi.spyOn(console, "error");
-  // Refused exchanges are logged on purpose (sampled JSON lines); checked below for stack traces.
-  warnings = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  // Refused exchanges are logged on purpose (sampled warnings); checked below for stack traces.
+  logged = loggedLines();
   await givenDirectShop({ plan: "scale" });
 });
 afterEach(() => {
-  expect(errors, "nothing a client sends is logged as the service's error").not.toHaveBeenCalled();
-  const traces = warnings.mock.calls.flat().filter((value) => value instanceof Error || /\n\s+at /.test(String(value)));
+  expect(logged({ level: "error" }), "nothing a client sends is logged as the service's error").toEqual([]);
+  const traces = logged({ level: "warn" }).filter((line) => JSON.stringify(line).includes('"stack":'));
   expect(traces, "no stack trace in the warnings").toEqual([]);
   vi.restoreAllMocks();
 });

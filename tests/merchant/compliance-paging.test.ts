@@ -7,6 +7,7 @@ import { ALICE, BOB, customers, gid, owners, redact } from "../support/complianc
 import { aSaveRequest } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
 import { refillCustomerPoints } from "../support/time";
+import { loggedLines } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -52,7 +53,7 @@ describe("customers/redact", () => {
         return HttpResponse.json({ errors: "Internal Server Error" }, { status: 500 });
       }),
     );
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    loggedLines();
 
     expect((await redact(shop, ALICE)).status).toBe(500);
     expect(owners(shop, "$app:save_item")).toHaveLength(51);

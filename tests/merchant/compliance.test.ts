@@ -8,6 +8,7 @@ import { ALICE, BOB, customers, gid, owners, redact } from "../support/complianc
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { advanceTime } from "../support/time";
+import { loggedLines } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -83,7 +84,7 @@ describe("customers/redact", () => {
     expect(alice.body.data.items).toEqual([]);
     expect(await db.pendingCustomerRedaction.count()).toBe(1);
 
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     await afterTheSearchCaughtUp();
 
     expect(await db.pendingCustomerRedaction.count()).toBe(0);
@@ -118,7 +119,7 @@ describe("customers/redact", () => {
   test("a redaction that fails half-way answers 500, and the redelivery finishes it", async () => {
     const shop = await givenShop({ plan: "pro", customers });
     await givenSavedItems(shop);
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    loggedLines();
     // Items are gone after the first two requests; the lists phase then fails.
     emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsComplianceCustomerListIds" });
 
@@ -143,7 +144,7 @@ describe("customers/redact", () => {
     const shop = await givenShop({ plan: "pro", customers });
     await givenSavedItems(shop);
     await deliverWebhook("app/uninstalled", { shop });
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
 
     const response = await redact(shop, ALICE);
 
@@ -170,7 +171,7 @@ describe("customers/data_request", () => {
   test("assembles every save_list and save_item of that customer, removed saves included, and logs the record", async () => {
     const shop = await givenShop({ plan: "pro", customers });
     await givenSavedItems(shop);
-    const log = vi.spyOn(console, "info").mockImplementation(() => {});
+    const logged = loggedLines();
 
     const response = await deliverWebhook("customers/data_request", {
       shop,
@@ -205,14 +206,16 @@ describe("customers/data_request", () => {
       updatedAt: expect.any(String),
       snapshot: expect.any(Object),
     });
-    expect(log).toHaveBeenCalledWith(expect.stringContaining(`"customerId":"${gid(ALICE)}"`));
+    expect(logged({ level: "info", text: "[compliance] customers/data_request" })).toEqual([
+      expect.objectContaining({ record: expect.objectContaining({ customerId: gid(ALICE) }) }),
+    ]);
     // Reading changes nothing.
     expect(owners(shop, "$app:save_item")).toHaveLength(6);
   });
 
   test("for an uninstalled shop it answers with an empty record that says the app had no access", async () => {
     const shop = await givenShop({ plan: "pro", installed: false, customers });
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     const response = await deliverWebhook("customers/data_request", { shop, payload: { customer: { id: 1001 } } });
     expect(response.status).toBe(200);
     expect((await response.json()).record).toMatchObject({ appInstalled: false, lists: [], items: [] });
@@ -220,7 +223,7 @@ describe("customers/data_request", () => {
 
   test("a payload without a customer id is refused with 400", async () => {
     const shop = await givenShop();
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+    loggedLines();
     for (const customer of [undefined, { id: "1 OR fields.status:active" }]) {
       const response = await deliverWebhook("customers/data_request", { shop, payload: { customer } });
       expect(response.status).toBe(400);

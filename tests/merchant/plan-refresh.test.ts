@@ -6,6 +6,7 @@ import { PLAN_KEYS, type PlanKey } from "~/services/plans";
 import { deliverWebhook, loadAdmin } from "../support/admin";
 import { givenShop } from "../support/app";
 import { emulator } from "../support/platform";
+import { loggedLines } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -94,7 +95,7 @@ describe("app_subscriptions/update when the platform cannot be asked", () => {
     const shop = await givenShop({ plan: "starter" });
     emulator.setPlan(shop, "pro");
     emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsBillingCurrentSubscriptions" });
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    loggedLines();
     const failed = await deliverWebhook("app_subscriptions/update", { shop, payload: subscriptionUpdate("pro") });
     expect(failed.status).toBe(500);
     expect(await planOnRecord(shop)).toBe("starter");
@@ -108,7 +109,7 @@ describe("plan refresh boundaries", () => {
   test("a platform failure on admin load shows the plan on record instead of an error page", async () => {
     const shop = await givenShop({ plan: "pro" });
     emulator.injectFault({ kind: "http500", api: "admin", operationName: "SavedItemsBillingCurrentSubscriptions" });
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    loggedLines();
     const data = await loadAdmin(appLoader, "/app", shop);
     expect(data).toMatchObject({ shop, plan: "pro" });
   });

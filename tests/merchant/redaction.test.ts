@@ -10,6 +10,7 @@ import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import { emulator, platformServer } from "../support/platform";
 import { advanceTime } from "../support/time";
+import { loggedLines } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -71,7 +72,7 @@ async function givenFreshSaves(): Promise<string> {
 describe("customers/redact while the platform's search lags", () => {
   test("the answer claims nothing it did not do; passes after the bound delete everything and only then complete", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
 
     const response = await redact(shop, ALICE);
 
@@ -115,7 +116,7 @@ describe("customers/redact while the platform's search lags", () => {
 
   test("a redelivery after the bound that finds nothing is what completes it, and says so", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     await redact(shop, ALICE);
     advanceTime(SETTLE_MS);
     expect(await (await redact(shop, ALICE)).json()).toMatchObject({
@@ -138,7 +139,7 @@ describe("customers/redact while the platform's search lags", () => {
 
   test("saves that arrive while it is pending are refused, so none survives it; writes resume once it completes", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     await redact(shop, ALICE);
 
     const refused = await sendToApp(
@@ -182,7 +183,7 @@ describe("customers/redact while the platform's search lags", () => {
 
   test("a save admitted just before the redaction, whose write lands after its first pass, does not survive", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     // The save's first write to the platform waits until the redaction's first pass has run.
     let reached!: () => void;
     const writing = new Promise<void>((resolve) => (reached = resolve));
@@ -219,7 +220,7 @@ describe("customers/redact while the platform's search lags", () => {
 
   test("instances sweeping at once run each pass once", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     await redact(shop, ALICE);
     advanceTime(SETTLE_MS);
     emulator.clearRequests();
@@ -238,7 +239,7 @@ describe("a pending customer redaction across a restart", () => {
   // Last in the file: it replaces the app's modules for what follows it.
   test("a fresh process runs it from its record at start-up, and completes it", async () => {
     const shop = await givenFreshSaves();
-    vi.spyOn(console, "info").mockImplementation(() => {});
+    loggedLines();
     expect(await (await redact(shop, ALICE)).json()).toMatchObject({ status: "pending" });
 
     /**

@@ -18,6 +18,7 @@ import {
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { expectDocumentedResponse } from "./support";
+import { loggedLines } from "../support/logs";
 
 /**
  * Real answers of the real route modules, provoked for every error the document lists on each
@@ -27,8 +28,7 @@ import { expectDocumentedResponse } from "./support";
 
 beforeEach(() => {
   // Upstream failures and identity lookups log their cause; keep that out of the test output.
-  vi.spyOn(console, "error").mockImplementation(() => undefined);
-  vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  loggedLines();
 });
 afterEach(() => vi.restoreAllMocks());
 

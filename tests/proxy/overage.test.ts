@@ -14,7 +14,7 @@ import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
 import { emulator, platformNow } from "../support/platform";
 import { advanceTime, controlTimeouts, followPlatformClock } from "../support/time";
-import { warningsContaining } from "../support/logs";
+import { loggedLines, warningsContaining } from "../support/logs";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -196,7 +196,7 @@ describe("overage as billing events of Shopify App Pricing (issue #30)", () => {
         attemptedAt: new Date(NOW),
       },
     });
-    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    loggedLines();
     advanceTime(24 * HOUR);
 
     expect((await callProxy("/proxy/api/is-saved", { query: identityQuery() })).status).toBe(200);

@@ -5,23 +5,16 @@ import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { clock } from "~/lib/clock";
 import { getListStateStore } from "~/services/saved-items/list-state-store.server";
+import { loggedLines } from "../support/logs";
 
 // Upstream failures are logged with their cause, one JSON line on stdout; kept out of the test output and read here.
-let printed: string[] = [];
+let logged: ReturnType<typeof loggedLines>;
 beforeEach(() => {
-  printed = [];
-  vi.spyOn(console, "error").mockImplementation(() => undefined);
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (printed.push(String(chunk)), true));
+  logged = loggedLines();
 });
 afterEach(() => vi.restoreAllMocks());
 
-const errorLines = () =>
-  printed
-    .join("")
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.level === "error");
+const errorLines = () => logged({ level: "error" });
 
 const upstream = {
   ok: false,

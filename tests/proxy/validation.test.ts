@@ -4,6 +4,7 @@ import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { rawProxyRequest } from "../fuzz/requests";
+import { loggedLines } from "../support/logs";
 
 const validationError = (status = 400) => ({
   status,
@@ -206,14 +207,14 @@ describe("single-line fields: control characters are the caller's error, refused
 describe("bounded shapes: nothing a client sends reaches recursion or an unbounded stringify", () => {
   test("a snapshot nested 120,000 arrays deep is refused before parsing, as the caller's error, with no log line", async () => {
     await givenShop();
-    const errors = vi.spyOn(console, "error");
+    const logged = loggedLines();
     const deep = "[".repeat(120_000) + "]".repeat(120_000);
     const result = await callProxy("/proxy/api/save", {
       rawBody: JSON.stringify(aSaveRequest()).replace(/}$/, `,"snapshot":{"a":${deep}}}`),
     });
     expect(result).toEqual(validationError());
     expect(result.body.error.message).toBe(`body: nested too deeply (at most ${MAX_BODY_DEPTH} levels)`);
-    expect(errors).not.toHaveBeenCalled();
+    expect(logged({ level: "error" })).toEqual([]);
     expect(emulator.requests).toEqual([]);
   });
 

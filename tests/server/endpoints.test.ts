@@ -88,8 +88,6 @@ beforeEach(() => {
   };
   vi.spyOn(process.stdout, "write").mockImplementation(capture);
   vi.spyOn(process.stderr, "write").mockImplementation(capture);
-  for (const method of ["log", "info", "warn", "error"] as const)
-    vi.spyOn(console, method).mockImplementation((...args) => capture(args.join(" ")));
 });
 
 afterEach(() => {

@@ -149,7 +149,7 @@ describe("a body past the bound, before any signature is checked", () => {
 });
 
 describe("bodies at the bound with bogus HMACs, as many at once as the budget takes", () => {
-  // The default budget, a quarter of it per address (server/http-server.ts): two 4 MiB bodies from each of four addresses.
+  // The default budget, a quarter of it per address (server/admission.ts): two 4 MiB bodies from each of four addresses.
   const budget = loadServerConfig({}).unauthenticatedBodyBudgetBytes;
   const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
   const perSender = budget / senders.length / MAX_WEBHOOK_BODY_BYTES;

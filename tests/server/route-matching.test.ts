@@ -114,7 +114,7 @@ describe("the server on the app's build", () => {
     ["GET", "/api/openapi.json"],
     ["POST", "/webhooks/no-such-topic"],
     ["GET", "/flow/lifecycle"],
-    // is-saved's fast path (server/http-server.ts serveProxyQuery): a signature that holds, then the
+    // is-saved's fast path (server/remix-dispatch.ts serveProxyQuery): a signature that holds, then the
     // install check; a signature that does not; a method it does not take.
     ["GET", signedIsSaved()],
     ["GET", signedIsSaved().replace(/signature=[0-9a-f]{4}/, "signature=0000")],

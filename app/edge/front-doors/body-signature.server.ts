@@ -15,7 +15,7 @@ export interface BodySignatureCheck {
  * The check of a body signed as the platform signs webhooks and Flow's callbacks: HMAC-SHA256 of
  * the raw body under the app's client secret, in base64 in BODY_SIGNATURE_HEADER. Fed chunk by
  * chunk, so a body can be checked as it arrives and a forged one never held more than once (the
- * HTTP server checks every such body before the app reads it: server/http-server.ts). Undefined
+ * HTTP server checks every such body before the app reads it: server/admission.ts). Undefined
  * when the request carries no signature at all.
  */
 export function bodySignatureCheck(signature: string | undefined): BodySignatureCheck | undefined {

@@ -6,7 +6,7 @@ import { MAX_SHARED_LIST_LIMIT, SHARE_TOKEN_PATTERN } from "~/services/saved-ite
 import { assertSharedPageViewerWithinRate } from "~/services/usage/rate-limits.server";
 import { errorResponse } from "../envelope.server";
 import { requireProxyViewer } from "../front-doors/proxy-caller.server";
-import { proxiedClientAddressOf } from "../request-input.server";
+import { proxiedClientAddressInContext } from "../request-input.server";
 import { sharedListLiquid, sharedListNotFoundLiquid, sharedListUnavailableLiquid } from "./render-liquid";
 
 function liquid(status: number, body: string, headers: Record<string, string> = {}): Response {
@@ -41,7 +41,7 @@ export async function sharedPageResponse(
   }
   if (token === undefined || !SHARE_TOKEN_PATTERN.test(token)) return liquid(404, sharedListNotFoundLiquid());
   try {
-    await assertSharedPageViewerWithinRate(caller.shop, proxiedClientAddressOf(context));
+    await assertSharedPageViewerWithinRate(caller.shop, proxiedClientAddressInContext(context));
     const list = await dispatchSavedItems(caller, "shared-list", { token, limit: MAX_SHARED_LIST_LIMIT });
     return liquid(200, sharedListLiquid(list));
   } catch (error) {

@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { LockUnavailableError } from "./coordinator.server";
 import {
   MIN_POSTGRES_MODE_MS,
@@ -80,7 +81,8 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
 
   function learn(next: ModeView): ModeView {
     if (view && (view.epoch !== next.epoch || view.mode !== next.mode)) {
-      console.warn(
+      writeLog(
+        "warn",
         `[coordination] list locks now in ${next.mode === "redis" ? "Redis" : "PostgreSQL"} (epoch ${next.epoch})`,
       );
     }
@@ -126,7 +128,8 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
         const nowMs = performance.now();
         if (nowMs - failureNoticeAtMs >= FAILURE_NOTICE_INTERVAL_MS) {
           failureNoticeAtMs = nowMs;
-          console.warn(
+          writeLog(
+            "warn",
             `[coordination] could not renew this instance's Redis permit (${(error as Error).message}): ` +
               "Redis locks go on until it lapses",
           );
@@ -201,7 +204,7 @@ export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
       if (view?.mode === "redis") {
         try {
           if (await store.toPostgres(view.epoch)) {
-            console.warn("[coordination] Redis unreachable for a lock: moving list locks to PostgreSQL");
+            writeLog("warn", "[coordination] Redis unreachable for a lock: moving list locks to PostgreSQL");
           }
         } catch (error) {
           throw new LockUnavailableError("Redis and PostgreSQL are both unreachable; retry shortly", { cause: error });

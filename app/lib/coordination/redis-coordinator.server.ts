@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import { clock } from "~/lib/clock";
 import {
@@ -130,7 +131,10 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
         await scripts.readEpoch(client, [epochKey, embargoKey], [randomUUID(), knownEpoch ?? "", embargoMs]),
       );
       if (knownEpoch !== undefined && epoch !== knownEpoch) {
-        console.warn("[coordination] Redis came back without its data; dropping what was cached against its versions");
+        writeLog(
+          "warn",
+          "[coordination] Redis came back without its data; dropping what was cached against its versions",
+        );
         options.onDataLoss?.();
       }
       knownEpoch = epoch;
@@ -275,7 +279,8 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
     } finally {
       const released = await release(lockKeys, token);
       if (released < lockKeys.length) {
-        console.warn(
+        writeLog(
+          "warn",
           `[coordination] ${lockKeys.length - released} of ${lockKeys.length} locks (${lockKeys.join(", ")}) lapsed or ` +
             `could not be released after ${Math.round(performance.now() - takenAtMs)} ms; writes under them may have interleaved`,
         );
@@ -376,7 +381,7 @@ export function createRedisCoordinator(options: RedisCoordinatorOptions): Coordi
       const nowMs = performance.now();
       if (nowMs - fallbackNoticeAtMs >= FALLBACK_NOTICE_INTERVAL_MS) {
         fallbackNoticeAtMs = nowMs;
-        console.warn("[coordination] Redis unreachable: rate limits are per instance until it is back");
+        writeLog("warn", "[coordination] Redis unreachable: rate limits are per instance until it is back");
       }
       if (!spend) return fallback.takeTokens(name, rule, cost);
       await fallback.spendTokens(name, rule, cost);

@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { Redis, ReplyError } from "ioredis";
 import { CoordinatorUnavailableError } from "./coordinator.server";
 
@@ -69,7 +70,8 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     if (closed) return;
     if (state === "up") downSinceMs = performance.now();
     if (state !== "down") {
-      console.warn(
+      writeLog(
+        "warn",
         `[coordination] Redis unreachable (${describe(reason)}): list locks refused or taken in PostgreSQL, rate limits per instance, ` +
           "cached shop state bypassed until it is back",
       );
@@ -88,7 +90,7 @@ export function createRedisLink(options: RedisLinkOptions): RedisLink {
     try {
       await options.onConnected(client, downSinceMs);
       if (closed) return;
-      console.info(`[coordination] Redis ${state === "starting" ? "connected" : "reachable again"}`);
+      writeLog("info", `[coordination] Redis ${state === "starting" ? "connected" : "reachable again"}`);
       state = "up";
       clearTimeout(probeTimer);
       probeTimer = undefined;

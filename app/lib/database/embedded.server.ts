@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { applyMigrations } from "./migrations.server";
@@ -108,7 +109,9 @@ export function stopOnTermination(stop: () => Promise<void>): void {
       // open; otherwise the process ends the way the signal would have ended it.
       const handledElsewhere = process.listenerCount(signal) > 0;
       stop()
-        .catch((error: unknown) => console.error("stopping the embedded database failed:", error))
+        .catch((error: unknown) =>
+          writeLog("error", "stopping the embedded database failed", { error: errorFields(error) }),
+        )
         .finally(() => {
           if (!handledElsewhere) process.kill(process.pid, signal);
         });

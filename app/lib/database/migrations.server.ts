@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -154,7 +155,7 @@ export async function applyMigrations(pool: pg.Pool, options: MigrationOptions =
         const migration = code.find((candidate) => candidate.name === row.migration_name);
         if (migration && migration.checksum !== row.checksum) {
           // Prisma's `migrate deploy` also only warns: the migration ran; the file changed since.
-          console.warn(`Migration ${migration.name} was modified after it was applied to this database`);
+          writeLog("warn", `Migration ${migration.name} was modified after it was applied to this database`);
         }
       }
       const applied: string[] = [];

@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
 
@@ -96,7 +97,9 @@ export async function servePGlite(db: PGlite, options: { host: string; port: num
 
   function drain(): void {
     draining ??= drainQueue()
-      .catch((error: unknown) => console.error("embedded PostgreSQL failed to release a session:", error))
+      .catch((error: unknown) =>
+        writeLog("error", "embedded PostgreSQL failed to release a session", { error: errorFields(error) }),
+      )
       .finally(() => {
         draining = undefined;
         if (runnable()) drain();

@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import pg from "pg";
 
 export interface PoolOptions {
@@ -24,6 +25,6 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
   });
   // An idle connection the server drops (restart, failover) is reported here; without a listener
   // the process would crash. The pool replaces the connection on the next checkout.
-  pool.on("error", (error) => console.error("database connection lost:", error.message));
+  pool.on("error", (error) => writeLog("error", "database connection lost", { error: errorFields(error) }));
   return pool;
 }

@@ -1,3 +1,5 @@
+import { writeLog } from "~/lib/json-log";
+import { z } from "zod";
 import { clock } from "~/lib/clock";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
@@ -58,7 +60,8 @@ function planKeyOfSubscription(subscription: SubscriptionSummary): PlanKey | und
     .find((value): value is string => Boolean(value));
   const key = planKeyNamed(handle) ?? planKeyNamed(subscription.name);
   if (!key) {
-    console.warn(
+    writeLog(
+      "warn",
       `[billing] active subscription "${subscription.name}" (plan handle ${handle ?? "none"}) matches no plan in PLANS; counted as Free`,
     );
   }
@@ -124,9 +127,12 @@ export function refreshShopPlan(
 
 const ENDED_STATUSES = ["CANCELLED", "DECLINED", "EXPIRED", "FROZEN"];
 
-export interface SubscriptionWebhookPayload {
-  app_subscription?: { name?: string | null; status?: string | null; plan_handle?: string | null } | null;
-}
+export const SubscriptionWebhookPayloadSchema = z.object({
+  app_subscription: z
+    .object({ name: z.string().nullish(), status: z.string().nullish(), plan_handle: z.string().nullish() })
+    .nullish(),
+});
+export type SubscriptionWebhookPayload = z.infer<typeof SubscriptionWebhookPayloadSchema>;
 
 /**
  * The fallback when the platform cannot be asked (no offline session, or its token is revoked):

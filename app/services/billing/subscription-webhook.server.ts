@@ -16,6 +16,7 @@ export interface SubscriptionWebhookOutcome {
  */
 export async function refreshPlanFromSubscriptionWebhook(
   shop: string,
+  _webhookId: string,
   payload: SubscriptionWebhookPayload,
 ): Promise<SubscriptionWebhookOutcome> {
   const admin = await loadOfflineAdmin(shop);

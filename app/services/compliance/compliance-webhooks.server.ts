@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { z } from "zod";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
@@ -11,9 +12,13 @@ import { redactCustomer, type RedactionProgress } from "./pending-redactions.ser
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { redactShopRecords, type ShopRedaction } from "~/services/installs/shop-records.server";
 
-/** The three mandatory compliance topics, as the library reports them (topicForStorage). */
-export const COMPLIANCE_TOPICS = ["CUSTOMERS_DATA_REQUEST", "CUSTOMERS_REDACT", "SHOP_REDACT"] as const;
-export type ComplianceTopic = (typeof COMPLIANCE_TOPICS)[number];
+/** The three mandatory compliance topics, as shopify.app.toml declares them (compliance_topics). */
+export const COMPLIANCE_TOPICS = ["customers/data_request", "customers/redact", "shop/redact"] as const;
+/** The same, as the library reports them (topicForStorage). */
+export type ComplianceTopic = "CUSTOMERS_DATA_REQUEST" | "CUSTOMERS_REDACT" | "SHOP_REDACT";
+
+/** Each topic reads its own fields, and refuses a payload without them (handleComplianceWebhook). */
+export const CompliancePayloadSchema = z.unknown();
 
 const CustomerPayloadSchema = z.object({
   customer: z.object({ id: z.union([z.number(), z.string()]) }),
@@ -36,15 +41,12 @@ export type ComplianceOutcome =
   | ({ topic: "CUSTOMERS_REDACT"; customerId: string } & RedactionProgress)
   | { topic: "SHOP_REDACT"; result: ShopRedaction };
 
-export function isComplianceTopic(topic: string): topic is ComplianceTopic {
-  return (COMPLIANCE_TOPICS as readonly string[]).includes(topic);
-}
-
 /** One compliance webhook, by topic. Platform failures throw, so the platform redelivers. */
 export async function handleComplianceWebhook(
-  topic: ComplianceTopic,
   shop: string,
+  _webhookId: string,
   payload: unknown,
+  topic: ComplianceTopic,
 ): Promise<ComplianceOutcome> {
   switch (topic) {
     case "CUSTOMERS_DATA_REQUEST":
@@ -87,6 +89,6 @@ async function assembleCustomerData(
     appInstalled: Boolean(admin),
     ...records,
   };
-  console.info(`[compliance] customers/data_request ${JSON.stringify(record)}`);
+  writeLog("info", "[compliance] customers/data_request", { record });
   return record;
 }

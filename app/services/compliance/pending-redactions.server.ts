@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
@@ -48,7 +49,7 @@ async function announceChange(shop: string): Promise<void> {
     await getCoordinator().bumpVersion(versionKey(shop));
   } catch (error) {
     if (!(error instanceof CoordinatorUnavailableError)) throw error;
-    console.warn(`[compliance] announcing a redaction change for ${shop} waits for the coordinator`);
+    writeLog("warn", `[compliance] announcing a redaction change for ${shop} waits for the coordinator`);
   }
 }
 
@@ -127,7 +128,9 @@ async function runPass(claim: Claim, admin: AdminGraphqlClient | undefined): Pro
   } catch (error) {
     if (isServiceError(error) && error.code === "SHOP_NOT_INSTALLED") return deferUntilAccess(claim);
     await release(claim, retryAfterFailure(clock.now(), claim.attempts + 1), NOTHING).catch((releaseError) =>
-      console.error(`[compliance] handing back the redaction of ${customerGid} on ${shop} failed`, releaseError),
+      writeLog("error", `[compliance] handing back the redaction of ${customerGid} on ${shop} failed`, {
+        error: errorFields(releaseError),
+      }),
     );
     throw error;
   }
@@ -143,7 +146,8 @@ async function runPass(claim: Claim, admin: AdminGraphqlClient | undefined): Pro
 async function deferUntilAccess(claim: Claim): Promise<RedactionProgress> {
   const nextPassAt = new Date(clock.now().getTime() + NO_ACCESS_RETRY_MS);
   await release(claim, nextPassAt, NOTHING);
-  console.info(
+  writeLog(
+    "info",
     `[compliance] customers/redact for ${claim.customerGid} on ${claim.shop} waits until the app can reach the shop again`,
   );
   return { status: "deferred", deleted: NOTHING, nextPassAt: nextPassAt.toISOString() };
@@ -162,7 +166,8 @@ async function completeRedaction(claim: Claim): Promise<void> {
   if (removed.count === 0) return;
   await getListStateStore().forgetCustomer(shop, customerGid);
   await announceChange(shop);
-  console.info(
+  writeLog(
+    "info",
     `[compliance] customers/redact for ${customerGid} on ${shop} completed after ${(record?.attempts ?? 0) + 1} pass(es): ` +
       `${record?.deletedItems ?? 0} item(s), ${record?.deletedLists ?? 0} list(s) deleted before the last`,
   );
@@ -207,7 +212,9 @@ export async function settleDueShopRedactions(shop: string, admin: AdminGraphqlC
   try {
     await resumeShopRedactions(shop, admin, "due");
   } catch (error) {
-    console.error(`[compliance] a pending customer redaction for ${shop} failed; it is retried later`, error);
+    writeLog("error", `[compliance] a pending customer redaction for ${shop} failed; it is retried later`, {
+      error: errorFields(error),
+    });
   }
 }
 
@@ -230,9 +237,10 @@ export async function runDueRedactions(limit: number): Promise<number> {
     try {
       await runPass(claim, await loadOfflineAdmin(shopDomain));
     } catch (error) {
-      console.error(
+      writeLog(
+        "error",
         `[compliance] a pass of the redaction of ${customerGid} on ${shopDomain} failed; retried later`,
-        error,
+        { error: errorFields(error) },
       );
     }
   }

@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import { isIPv6 } from "node:net";
 import { clock } from "~/lib/clock";
 import type { TokenBucketRule, TokenDecision } from "~/lib/coordination/coordinator.server";
@@ -100,17 +101,14 @@ function logRefusal(pair: string, attempt: ExchangeAttempt, error: ServiceError)
   window.count += 1;
   remember(refusals, pair, window);
   if (window.count % LOG_ONE_IN !== 1) return;
-  console.warn(
-    JSON.stringify({
-      event: "exchange_refused",
-      clientAddress: attempt.clientAddress,
-      shop: attempt.shop,
-      path: attempt.path,
-      code: error.code,
-      status: error.status,
-      refusalsThisMinute: window.count,
-    }),
-  );
+  writeLog("warn", "exchange_refused", {
+    clientAddress: attempt.clientAddress,
+    shop: attempt.shop,
+    path: attempt.path,
+    code: error.code,
+    status: error.status,
+    refusalsThisMinute: window.count,
+  });
 }
 
 function failedRecently(pair: string): boolean {

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import prisma from "~/db.server";
 import { clock } from "~/lib/clock";
-import { forgetOfflineSession } from "~/platform/offline-sessions.server";
+import { forgetOfflineSession, recordGrantedScopes } from "~/platform/offline-sessions.server";
 
 /** A (re)install makes the shop serviceable again; its customers' saved items stayed on the platform. */
 export async function recordShopInstalled(shop: string): Promise<void> {
@@ -55,4 +56,19 @@ export async function redactShopRecords(shop: string): Promise<ShopRedaction> {
   ]);
   await forgetOfflineSession(shop);
   return { redacted: true };
+}
+
+/** app/uninstalled's payload: the shop comes from the delivery itself, so nothing in it is read. */
+export const UninstalledPayloadSchema = z.unknown();
+
+/** app/scopes_update's payload: the scopes the merchant granted now. */
+export const ScopesUpdatePayloadSchema = z.object({ current: z.array(z.string()).optional() });
+
+/** app/scopes_update: the granted scopes onto the shop's offline session. */
+export async function handleScopesUpdate(
+  shop: string,
+  _webhookId: string,
+  { current }: z.infer<typeof ScopesUpdatePayloadSchema>,
+): Promise<void> {
+  if (current) await recordGrantedScopes(shop, current);
 }

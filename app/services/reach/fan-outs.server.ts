@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
@@ -156,7 +157,7 @@ async function runFanOut(shop: string, webhookId: string, admin: AdminGraphqlCli
 async function recordFailedRun(shop: string, webhookId: string, stoppedAt: Position, attempts: number) {
   const where = { shopDomain_webhookId: { shopDomain: shop, webhookId } };
   if (attempts >= MAX_ATTEMPTS) {
-    console.error(`[reach] fan-out of ${webhookId} for ${shop} dropped after ${attempts} failed runs`);
+    writeLog("error", `[reach] fan-out of ${webhookId} for ${shop} dropped after ${attempts} failed runs`);
     await prisma.reachFanOut.deleteMany({ where: where.shopDomain_webhookId });
     return;
   }

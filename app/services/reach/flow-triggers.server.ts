@@ -2,7 +2,7 @@ import { getEnv } from "~/config/env.server";
 import { ServiceError } from "~/lib/errors";
 import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
-import { writeLog } from "~/lib/json-log";
+import { errorFields, writeLog } from "~/lib/json-log";
 import {
   flowTriggerReports,
   flowTriggersReportedInUse,
@@ -149,7 +149,9 @@ async function noteFired(shop: string, handle: FlowTriggerHandle): Promise<void>
   if (lastFiredWrites.size >= MAX_LAST_FIRED_KEYS) lastFiredWrites.delete(lastFiredWrites.keys().next().value!);
   lastFiredWrites.set(key, now);
   await storeFlowTriggerFired(shop, handle, new Date(now)).catch((error: unknown) =>
-    console.error(`[reach] could not record the last firing of ${handle} for ${shop}`, error),
+    writeLog("error", `[reach] could not record the last firing of ${handle} for ${shop}`, {
+      error: errorFields(error),
+    }),
   );
 }
 

@@ -1,3 +1,4 @@
+import { writeLog } from "~/lib/json-log";
 import {
   runAdminGraphql,
   runComposedAdminGraphql,
@@ -306,7 +307,7 @@ export async function applyWrites(
           const type = entry.kind === "list" ? SAVE_LIST_TYPE : SAVE_LIST_DIRECTORY_TYPE;
           const handle = entry.kind === "list" ? entry.list.handle : entry.directory.handle;
           if (refusedAtCap(result?.userErrors) && admin.shop) noteCapReached(admin.shop, type);
-          else console.warn(`${handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
+          else writeLog("warn", `${handle} was not written: ${result?.userErrors.map((e) => e.message).join("; ")}`);
         } else if (entry.kind === "list") written.lists[lists.indexOf(entry.list)] = true;
         else written.directory = true;
         return;

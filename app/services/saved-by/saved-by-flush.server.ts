@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import prisma from "~/db.server";
 import { searchLagMs } from "~/config/env.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
@@ -269,7 +270,9 @@ async function startSweep(): Promise<{ ended: Promise<void> }> {
       if (flushing.has(shop)) continue;
       flushing.add(shop);
       await flushShop(shop, signal)
-        .catch((error: unknown) => console.error(`[saved-by] flushing the counts of ${shop} failed`, error))
+        .catch((error: unknown) =>
+          writeLog("error", `[saved-by] flushing the counts of ${shop} failed`, { error: errorFields(error) }),
+        )
         .finally(() => flushing.delete(shop));
     }
   };

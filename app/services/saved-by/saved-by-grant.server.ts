@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import type { Session } from "@shopify/shopify-api";
 import { clock } from "~/lib/clock";
 import { registerProcessCache } from "~/lib/process-caches.server";
@@ -64,7 +65,9 @@ export async function savedByGranted(shop: string): Promise<boolean> {
     return (await refreshGrantedScopes(shop, offlineAdminClient(shop))).includes(SAVED_BY_SCOPE);
   } catch (error) {
     rememberAsked(shop);
-    console.warn(`[saved-by] could not read the scopes ${shop} granted; asked again later`, error);
+    writeLog("warn", `[saved-by] could not read the scopes ${shop} granted; asked again later`, {
+      error: errorFields(error),
+    });
     return false;
   }
 }

@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { searchLagMs } from "~/config/env.server";
@@ -89,7 +90,7 @@ async function pollRecount(claim: Claim, admin: AdminGraphqlClient, operation: s
   const next = bulk ? afterPoll(bulk.status) : "abandon";
   if (next === "wait") return release(claim, clock.now());
   if (next === "abandon") {
-    console.warn(`[saved-by] the recount of ${claim.shop} ended ${bulk?.status ?? "unknown"}; tried again later`);
+    writeLog("warn", `[saved-by] the recount of ${claim.shop} ended ${bulk?.status ?? "unknown"}; tried again later`);
     return release(claim, later(RECOUNT_RETRY_MS), { operation: null, startedAt: null });
   }
   const counter = createShopperCounter();
@@ -132,7 +133,7 @@ async function markRecounted(shop: string, counted: ReadonlyMap<string, number>,
     // marks that no save pays for would otherwise hold the shop's newer saves back for that delay.
     const dueSince = new Date(clock.now().getTime() - maxDelayMs(searchLagMs()));
     for (const mark of marks) await writeMark(shop, mark, dueSince, seen);
-    if (marks.length > 0) console.info(`[saved-by] the recount of ${shop} marked ${marks.length} product(s)`);
+    if (marks.length > 0) writeLog("info", `[saved-by] the recount of ${shop} marked ${marks.length} product(s)`);
   });
 }
 
@@ -207,7 +208,9 @@ export async function runSavedByRecounts(): Promise<void> {
     if (recountStep(row, latestMark, searchLagMs()) === "idle") continue;
     const { shopDomain } = row;
     await stepShop(shopDomain, latestMark).catch((error: unknown) =>
-      console.error(`[saved-by] a step of the recount of ${shopDomain} failed; tried again later`, error),
+      writeLog("error", `[saved-by] a step of the recount of ${shopDomain} failed; tried again later`, {
+        error: errorFields(error),
+      }),
     );
   }
 }

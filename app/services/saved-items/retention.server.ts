@@ -1,3 +1,4 @@
+import { errorFields, writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
@@ -252,7 +253,9 @@ export async function runRetentionSweep(signal: AbortSignal = new AbortControlle
     try {
       while (!signal.aborted && (await runPage(shopDomain, signal)));
     } catch (error) {
-      console.error(`[retention] a page of the pass of ${shopDomain} failed; tried again later`, error);
+      writeLog("error", `[retention] a page of the pass of ${shopDomain} failed; tried again later`, {
+        error: errorFields(error),
+      });
     }
   }
 }

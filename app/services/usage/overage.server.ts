@@ -136,7 +136,8 @@ async function beginNextBlock(shop: string, period: string, priceCents: number):
   if (next.kind === "pause") return pauseBilling(shop, choice!.resumedAt, next, now);
   if (next.kind === "settle") {
     // Sending again could charge it twice; serving it may go unpaid. The merchant is never overcharged.
-    console.warn(
+    writeLog(
+      "warn",
       `[overage] ${shop} ${period} block ${next.block}: its billing event went unanswered more than a day ago; counted as sent without sending it again (check the Dev Dashboard's logs)`,
     );
   } else {

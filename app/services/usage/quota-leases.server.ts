@@ -1,5 +1,5 @@
 import { databaseSeemsAway, noteDatabaseAnswer, noteDatabaseFailure } from "~/lib/database/availability.server";
-import { writeLog } from "~/lib/json-log";
+import { errorFields, writeLog } from "~/lib/json-log";
 import { countQuotaBlock } from "~/lib/metrics.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 
@@ -162,14 +162,16 @@ export function createQuotaLeases(options: {
 
   const sweeper = setInterval(() => {
     if (owed.size > 0)
-      settle().catch((error) => console.error(`[usage] counting the units spent on credit failed`, error));
+      settle().catch((error) =>
+        writeLog("error", `[usage] counting the units spent on credit failed`, { error: errorFields(error) }),
+      );
     // Held blocks are kept while the database is away: they are what requests are served on.
     if (databaseSeemsAway()) return;
     const idleSince = Date.now() - LEASE_IDLE_MS;
     for (const [scope, lease] of leases) {
       if (lease.lastUsedMs < idleSince) {
         giveBack(scope, lease).catch((error) =>
-          console.error(`[usage] returning ${scope}'s unspent units failed`, error),
+          writeLog("error", `[usage] returning ${scope}'s unspent units failed`, { error: errorFields(error) }),
         );
       }
     }
@@ -178,7 +180,9 @@ export function createQuotaLeases(options: {
 
   /** At shutdown: what cannot be counted now is lost with the process, and the log says so. */
   async function settleBeforeStopping(): Promise<void> {
-    await settle().catch((error) => console.error(`[usage] counting the units spent on credit failed`, error));
+    await settle().catch((error) =>
+      writeLog("error", `[usage] counting the units spent on credit failed`, { error: errorFields(error) }),
+    );
     const units = [...owed.values()].reduce((sum, debt) => sum + Math.max(0, debt.units), 0);
     if (units > 0)
       writeLog("warn", "units spent on credit could not be counted before stopping (decision 0027)", {
@@ -226,7 +230,10 @@ export function createQuotaLeases(options: {
       }
       const lease = leases.get(scope);
       if (lease && lease.period === period) lease.available += 1;
-      else counter.give(scope, period, 1).catch((error) => console.error(`[usage] refunding ${scope} failed`, error));
+      else
+        counter
+          .give(scope, period, 1)
+          .catch((error) => writeLog("error", `[usage] refunding ${scope} failed`, { error: errorFields(error) }));
     },
     held(scope, period) {
       const lease = leases.get(scope);
