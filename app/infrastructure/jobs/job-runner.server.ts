@@ -139,12 +139,16 @@ export function createJobRunner() {
   function tick(): Promise<void> {
     const jobs = [...active.values()];
     if (jobs.length === 0) return Promise.resolve();
-    const states = readStates(jobs.map(({ job }) => job.name));
+    // Unread (the database away), no job is due here: the next poll tries again.
+    const states = readStates(jobs.map(({ job }) => job.name)).catch((error: unknown) => {
+      writeLog("error", "background jobs: their table could not be read", { error: errorFields(error) });
+      return new Map<string, JobRow>();
+    });
     const polls = jobs.map((entry) => {
       const poll = states
         .then((rows) => runIfDue(entry, rows.get(entry.job.name)))
         .catch((error: unknown) =>
-          writeLog("error", "background job runner could not reach its table", {
+          writeLog("error", "background job: its claim or its end could not be written", {
             job: entry.job.name,
             error: errorFields(error),
           }),
