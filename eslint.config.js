@@ -14,7 +14,7 @@ import tseslint from "typescript-eslint";
  */
 const LAYERS = [
   { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
-  { name: "database", paths: ["app/db.server.ts"] },
+  { name: "database", paths: ["app/db.server.ts", "app/infrastructure"] },
   { name: "platform", paths: ["app/platform"] },
   { name: "services", paths: ["app/services"] },
   { name: "edge", paths: ["app/edge", "app/shopify.server.ts"] },

@@ -13,9 +13,7 @@ import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readiness as readinessOf } from "~/lib/readiness.server";
-import { startRedactionSweeps, stopRedactionSweeps } from "~/services/compliance/redaction-sweeps.server";
-import { startSavedBySweeps, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
-import { startRetentionSweeps, stopRetentionSweeps } from "~/services/saved-items/retention.server";
+import { startBackgroundJobs, stopBackgroundJobs } from "~/services/background-jobs.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
 
@@ -36,18 +34,17 @@ export const readiness = () => readinessOf(pool);
  * Before the server listens: a PostgreSQL database gets the migrations this build ships, under the
  * migration lock (instances starting together take turns), unless SKIP_MIGRATIONS=1 says the
  * deployment runs them itself. An embedded database migrated itself when it opened. Then the
- * pending customer redactions' timer starts: a later pass is owed whatever happened to the
- * instance that took the webhook. So do the saved-by counts' flush and daily recount (marks and recounts wait in the database),
- * and the retention pass (its progress waits in the database too).
+ * background jobs start (services/background-jobs.server.ts): the pending customer redactions'
+ * later passes (owed whatever happened to the instance that took the webhook), the saved-by
+ * counts' flush and daily recount, the Flow fan-outs no delivery resumed, and retention; their
+ * work waits in the database, so what a restart left due runs now.
  */
 export async function prepare(): Promise<void> {
   if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {
     const applied = await applyMigrations(pool);
     if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
   }
-  startRedactionSweeps();
-  startSavedBySweeps();
-  startRetentionSweeps();
+  startBackgroundJobs();
 }
 
 /** After the last request: unspent budget units go back to the counters, then connections close. */
@@ -55,7 +52,7 @@ export async function shutdown(): Promise<void> {
   // Flow triggers and webhook fan-outs started after answering: bounded work, finished before the
   // connections they use close (a webhook id already taken would not bring them back).
   await afterAnswerSettled();
-  await Promise.all([stopRedactionSweeps(), stopSavedBySweeps(), stopRetentionSweeps()]);
+  await stopBackgroundJobs();
   await releaseUsageLeases().catch((error: unknown) =>
     writeLog("error", "returning unspent budget units failed", { error: errorFields(error) }),
   );

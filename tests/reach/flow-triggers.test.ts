@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { metricsRegistry } from "~/lib/metrics.server";
+import { fanOutResumeJob } from "~/services/reach/fan-outs.server";
 import { CUSTOMER_RATE, ITEM_SAVED_WINDOW_MS, SHOP_RATE } from "~/services/reach/item-saved-rules";
 import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
 import { TEST_ENV } from "../setup/test-env";
@@ -369,6 +370,16 @@ describe("products/update → price dropped and back in stock", () => {
   });
 });
 
+/** The second customer's trigger is throttled through every retry: the platform ran none of them. */
+const throttleTheSecondCustomer = () =>
+  emulator.injectFault({
+    kind: "throttled",
+    api: "admin",
+    operationName: "SavedItemsFlowTrigger",
+    skip: 1,
+    times: 9,
+  });
+
 describe("a fan-out cut short resumes", () => {
   /** Four savers of the product or its variant, told in customer order; only price drops listened to. */
   async function givenFourSavers() {
@@ -394,14 +405,7 @@ describe("a fan-out cut short resumes", () => {
   test("throttled after the first customer: the next delivery after the retry delay tells the rest, each once", async () => {
     const shop = await givenFourSavers();
     const logged = loggedLines();
-    // The second customer's trigger is throttled through every retry: the platform ran none of them.
-    emulator.injectFault({
-      kind: "throttled",
-      api: "admin",
-      operationName: "SavedItemsFlowTrigger",
-      skip: 1,
-      times: 9,
-    });
+    throttleTheSecondCustomer();
     await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
     expect(toldCustomers(shop)).toEqual([1001]);
     expect(logged({ level: "error", text: "fan-out" })).not.toEqual([]);
@@ -414,6 +418,23 @@ describe("a fan-out cut short resumes", () => {
     expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
     expect(fired(shop).every((trigger) => trigger.payload["Old price"] === 100)).toBe(true);
     await nothingChanged(shop)(); // finished: nothing is left to resume
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+  });
+
+  test("with no further delivery, the fan-outs' background job tells the rest after the retry delay", async () => {
+    const shop = await givenFourSavers();
+    loggedLines();
+    throttleTheSecondCustomer();
+    await productUpdate(shop, [{ id: VARIANT, price: "80.00" }])();
+    expect(toldCustomers(shop)).toEqual([1001]);
+
+    const run = () => fanOutResumeJob.run(new AbortController().signal);
+    await run(); // too soon: the failed run's retry waits
+    expect(toldCustomers(shop)).toEqual([1001]);
+    laterBy(31_000);
+    await run();
+    expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
+    await run(); // finished: nothing is left to resume
     expect(toldCustomers(shop)).toEqual([1001, 1002, 1003, 1004]);
   });
 
@@ -638,13 +659,7 @@ describe("Saved item low in stock", () => {
     const shop = await givenSavers();
     loggedLines();
     await inventory(shop, 9)();
-    emulator.injectFault({
-      kind: "throttled",
-      api: "admin",
-      operationName: "SavedItemsFlowTrigger",
-      skip: 1,
-      times: 9,
-    });
+    throttleTheSecondCustomer();
     await inventory(shop, 4)();
     expect(fired(shop)).toHaveLength(1);
     const realNow = Date.now.bind(Date);

@@ -143,6 +143,7 @@ describe("the test database", () => {
     });
     await db.savedByRecount.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
     await db.listRetention.create({ data: { shopDomain: "reset.myshopify.com", runAfter: new Date() } });
+    await db.backgroundJob.create({ data: { name: "reset", runAfter: new Date() } });
     await db.coordinationMode.create({ data: { scope: "reset", epoch: 1, mode: "redis", changedAt: new Date() } });
     await db.coordinationInstance.create({
       data: { scope: "reset", instanceId: "a", seenAt: new Date(), redisReachable: true },

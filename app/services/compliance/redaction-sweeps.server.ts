@@ -1,17 +1,20 @@
-import { periodicSweep } from "~/lib/periodic-sweep.server";
+import { stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { runDueRedactions } from "./pending-redactions.server";
 
 /**
- * The timer that runs pending customer redactions' later passes. There is no cron: every instance
- * sweeps, at start-up and then on an interval, and the records' claims make each pass run once.
+ * The job that runs pending customer redactions' later passes, on the app's job runner (decision
+ * 0028): one instance at a time runs it, every SWEEP_INTERVAL_MS and at start-up if due, and the
+ * records' claims make each pass run once, whoever else (a webhook, an admin page) runs passes.
  */
 
 const SWEEP_INTERVAL_MS = 15_000;
-/** Passes one sweep runs at most, so a backlog spreads over sweeps and instances. */
+/** Passes one run takes at most; a full batch leaves the job due at once, so a backlog keeps going. */
 const PASSES_PER_SWEEP = 20;
 
-const sweeps = periodicSweep("compliance", SWEEP_INTERVAL_MS, () => runDueRedactions(PASSES_PER_SWEEP));
+export const redactionJob: JobDefinition = {
+  name: "compliance-redactions",
+  intervalMs: SWEEP_INTERVAL_MS,
+  run: async () => ({ again: (await runDueRedactions(PASSES_PER_SWEEP)) === PASSES_PER_SWEEP }),
+};
 
-/** Starts sweeping now (what a restart left pending runs at once) and every SWEEP_INTERVAL_MS. */
-export const startRedactionSweeps = sweeps.start;
-export const stopRedactionSweeps = sweeps.stop;
+export const stopRedactionSweeps = (): Promise<void> => stopJobs([redactionJob]);

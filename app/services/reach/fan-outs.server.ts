@@ -1,6 +1,7 @@
 import { writeLog } from "~/lib/json-log";
 import type { Prisma } from "@prisma/client";
 import prisma from "~/db.server";
+import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
@@ -30,6 +31,10 @@ const MAX_ATTEMPTS = 5;
 const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Records one delivery resumes at most, so a backlog spreads over deliveries. */
 const RESUMED_PER_DELIVERY = 3;
+/** How often the job resumes what no delivery resumed. */
+const RESUME_INTERVAL_MS = 60_000;
+/** Records one run of the job resumes at most; a full batch leaves the job due at once. */
+const RESUMED_PER_RUN = 10;
 /** How many savers one change notifies at most (pages of 100). */
 const MAX_SAVER_PAGES = 20;
 
@@ -71,25 +76,44 @@ export async function startFanOut(
  */
 export function resumeFanOutsAfterAnswer(shop: string): void {
   runAfterAnswer(`reach fan-outs resumed for ${shop}`, async () => {
-    const now = Date.now();
-    await prisma.reachFanOut.deleteMany({ where: { shopDomain: shop, createdAt: { lt: new Date(now - MAX_AGE_MS) } } });
-    const due = await prisma.reachFanOut.findMany({
-      where: { shopDomain: shop, runAfter: { lte: new Date(now) } },
-      select: { webhookId: true },
-      orderBy: { createdAt: "asc" },
-      take: RESUMED_PER_DELIVERY,
-    });
-    const admin = offlineAdminClient(shop);
-    for (const { webhookId } of due) {
-      // Another instance may take the same record: only the one whose lease write lands runs it.
-      const taken = await prisma.reachFanOut.updateMany({
-        where: { shopDomain: shop, webhookId, runAfter: { lte: new Date(now) } },
-        data: { runAfter: new Date(Date.now() + LEASE_MS) },
-      });
-      if (taken.count === 1) await runFanOut(shop, webhookId, admin);
-    }
+    await resumeDueFanOuts({ shopDomain: shop }, RESUMED_PER_DELIVERY);
   });
 }
+
+/**
+ * Resumes up to `limit` due fan-outs (of one shop, or of all), oldest first, after dropping the
+ * stale ones; answers how many it found due.
+ */
+async function resumeDueFanOuts(where: { shopDomain?: string }, limit: number): Promise<number> {
+  const now = Date.now();
+  await prisma.reachFanOut.deleteMany({ where: { ...where, createdAt: { lt: new Date(now - MAX_AGE_MS) } } });
+  const due = await prisma.reachFanOut.findMany({
+    where: { ...where, runAfter: { lte: new Date(now) } },
+    select: { shopDomain: true, webhookId: true },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+  });
+  for (const { shopDomain: shop, webhookId } of due) {
+    // Another instance may take the same record: only the one whose lease write lands runs it.
+    const taken = await prisma.reachFanOut.updateMany({
+      where: { shopDomain: shop, webhookId, runAfter: { lte: new Date(now) } },
+      data: { runAfter: new Date(Date.now() + LEASE_MS) },
+    });
+    if (taken.count === 1) await runFanOut(shop, webhookId, offlineAdminClient(shop));
+  }
+  return due.length;
+}
+
+/**
+ * The fan-outs no delivery came to resume, on the app's job runner (decision 0028): a shop whose
+ * webhooks stopped still has its customers told. A failed run stops the job's run (the record keeps
+ * its retry time); the runner retries the job with backoff.
+ */
+export const fanOutResumeJob: JobDefinition = {
+  name: "flow-fan-outs",
+  intervalMs: RESUME_INTERVAL_MS,
+  run: async () => ({ again: (await resumeDueFanOuts({}, RESUMED_PER_RUN)) === RESUMED_PER_RUN }),
+};
 
 interface Notification {
   position: Position;

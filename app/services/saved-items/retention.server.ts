@@ -3,10 +3,10 @@ import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
+import { startJobs, stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
 import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/lib/coordination/shop-version.server";
-import { periodicSweep } from "~/lib/periodic-sweep.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { createBucketPacer, pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
@@ -35,11 +35,12 @@ import { parseRemovedItems, planRetention, type RemovedItems, type RetainedList 
  * something due is read again by handle under its lock and its directory's (the locks its writers
  * hold), its due items are checked by handle (only a removed item is ever deleted), deleted by id,
  * and its record and the list-state cache are left exact: afterwards each is "no item". Every
- * request is paced to leave shoppers their share of the shop's bucket. Each page is claimed on the
- * shop's ListRetention row, so instances sweeping together run it once, and a restart resumes.
+ * request is paced to leave shoppers their share of the shop's bucket. The sweep is a job on the
+ * app's job runner (decision 0028); each page is claimed on the shop's ListRetention row, so sweeps
+ * that meet (a run taken over after its lease) run it once, and a restart resumes.
  */
 
-/** How often an instance looks for shops whose pass is due. */
+/** How often the job looks for shops whose pass is due. */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 /** How long after a finished pass a shop's next one starts: items come due within this much of their time. */
 const PASS_INTERVAL_MS = 6 * 60 * 60_000;
@@ -260,21 +261,12 @@ export async function runRetentionSweep(signal: AbortSignal = new AbortControlle
   }
 }
 
-let sweep: ReturnType<typeof periodicSweep> | undefined;
-/** Aborted when the sweep is stopped: a paced pass can wait on the bucket, a shutdown should not. */
-let stopping = new AbortController();
+/** Its interval follows RETENTION_SECONDS; its runs stop before their next platform request when stopped. */
+export const retentionJob: JobDefinition = {
+  name: "retention",
+  intervalMs: () => retentionCadence(retentionWindowMs()).sweepMs,
+  run: (signal) => runRetentionSweep(signal),
+};
 
-/** Starts sweeping now and on the cadence of RETENTION_SECONDS (every instance; the claims run each page once). */
-export function startRetentionSweeps(): void {
-  sweep ??= periodicSweep("retention", retentionCadence(retentionWindowMs()).sweepMs, () =>
-    runRetentionSweep(stopping.signal),
-  );
-  sweep.start();
-}
-
-/** Stops the timer and the running pass before its next platform request, and waits for it. */
-export async function stopRetentionSweeps(): Promise<void> {
-  stopping.abort();
-  await sweep?.stop();
-  stopping = new AbortController();
-}
+export const startRetentionSweeps = (): void => void startJobs([retentionJob]);
+export const stopRetentionSweeps = (): Promise<void> => stopJobs([retentionJob]);
