@@ -5,7 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { platformServer } from "../support/platform";
-import { freshDatabaseUrl, repoRoot, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "./support";
+import { repoRoot } from "@saved-items/sandbox/config";
+import { freshDatabaseUrl, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "./support";
 
 let dir: string;
 const children: ChildServer[] = [];

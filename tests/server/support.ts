@@ -16,8 +16,7 @@ import { builtThisRun, withBuildLock } from "@saved-items/sandbox/build-lock";
 import { freePort } from "@saved-items/sandbox/ports";
 import { TEST_ENV } from "../setup/test-env";
 import { isAlive } from "@saved-items/platform-emulator/processes";
-
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+import { repoRoot } from "@saved-items/sandbox/config";
 
 /** The parent's environment minus what vitest sets, which would switch the Remix build plugin off. */
 function buildEnv(): NodeJS.ProcessEnv {

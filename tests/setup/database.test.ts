@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Prisma } from "@prisma/client";
 import pg from "pg";
+import { repoRoot } from "@saved-items/sandbox/config";
 import { afterAll, afterEach, beforeEach, describe, expect, inject, test, vi } from "vitest";
 import { createTestDatabase, everyKindOfTestDatabases, type TestDatabase } from "@saved-items/sandbox/test-databases";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "~/config/database-url";
 import db from "~/db.server";
 import { CONNECT_TIMEOUT_MS, createPool } from "~/lib/database/pool.server";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "saved-items-database-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

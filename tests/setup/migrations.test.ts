@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type pg from "pg";
+import { repoRoot } from "@saved-items/sandbox/config";
 import { afterAll, afterEach, describe, expect, inject, test } from "vitest";
 import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/lib/database/migrations.server";
 import { createPool } from "~/lib/database/pool.server";
@@ -15,7 +16,6 @@ import {
   type TestDatabases,
 } from "@saved-items/sandbox/test-databases";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(repoRoot, "prisma/migrations");
 const codeMigrations = readMigrations().map((migration) => migration.name);
 
