@@ -7,7 +7,7 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { callsSettled } from "../../extensions/shared/in-flight";
-import { installFakePlatform, type FakePlatform } from "./fake-platform";
+import { installFakePlatform, type FakePlatform } from "../support/extensions/account-platform";
 import {
   APP,
   CREATE_LIST,
@@ -23,7 +23,7 @@ import {
   fail,
   grant,
   ok,
-} from "./fakes";
+} from "../support/extensions/service";
 
 let service: FakeService;
 let platform: FakePlatform;

@@ -8,9 +8,9 @@ import path from "node:path";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { PAGE_EXTENSION_HANDLE, PAGE_EXTENSION_URL } from "../../extensions/saved-items-account/src/lib/constants";
-import { cliBundle } from "./cli-bundle";
-import { EXTENSION_DIR as ROOT, installFakePlatform } from "./fake-platform";
-import { EXCHANGE, FakeService, LIST, LISTS, grant, ok, page } from "./fakes";
+import { cliBundle } from "../support/extensions/cli-bundle";
+import { EXTENSION_DIR as ROOT, installFakePlatform } from "../support/extensions/account-platform";
+import { EXCHANGE, FakeService, LIST, LISTS, grant, ok, page } from "../support/extensions/service";
 
 interface ExtensionToml {
   api_version: string;

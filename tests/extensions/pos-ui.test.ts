@@ -10,9 +10,15 @@ import { act } from "preact/test-utils";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { callsSettled } from "../../extensions/shared/in-flight";
-import { cliBundle } from "./cli-bundle";
-import { APP, FakeService, fail, ok } from "./fakes";
-import { POS_EXTENSION_DIR, POS_LIST, aVariant, installFakePos, type FakePosSetup } from "./fake-pos";
+import { cliBundle } from "../support/extensions/cli-bundle";
+import { APP, FakeService, fail, ok } from "../support/extensions/service";
+import {
+  POS_EXTENSION_DIR,
+  POS_LIST,
+  aVariant,
+  installFakePos,
+  type FakePosSetup,
+} from "../support/extensions/pos-platform";
 
 let service: FakeService;
 

@@ -17,7 +17,7 @@ import {
 } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { expectDocumentedResponse } from "./support";
+import { expectDocumentedResponse } from "../support/openapi";
 
 /**
  * Real answers of the real route modules, provoked for every error the document lists on each

@@ -6,12 +6,12 @@ import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SHARED_PAGE_VIEWER_RATE } from "~/services/usage/rate-limits.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { DEMO_SHOP, callProxy, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../server/support";
+import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../support/server";
 
 let server: InProcessServer;
 

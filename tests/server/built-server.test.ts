@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { platformServer } from "../support/platform";
 import { repoRoot } from "@saved-items/sandbox/config";
-import { freshDatabaseUrl, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "./support";
+import { freshDatabaseUrl, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "../support/server";
 
 let dir: string;
 const children: ChildServer[] = [];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { loadServerConfig, MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
 import { platformServer } from "../support/platform";
 import { customerAccountSessionToken } from "../support/session-token";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import {
   freshDatabaseUrl,
   parseRawResponse,
@@ -18,7 +18,7 @@ import {
   serverBuildDir,
   startBuiltServer,
   type ChildServer,
-} from "./support";
+} from "../support/server";
 
 const MiB = 1024 * 1024;
 /** What a refused request may add to the server's resident memory at its peak. */

@@ -14,7 +14,7 @@ import { createAppServer, type AppServer } from "../../server/http-server";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { builtThisRun, withBuildLock } from "@saved-items/sandbox/build-lock";
 import { freePort } from "@saved-items/sandbox/ports";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 import { isAlive } from "@saved-items/platform-emulator/processes";
 import { repoRoot } from "@saved-items/sandbox/config";
 
