@@ -33,6 +33,11 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
+    // Most test files wait on sockets, child processes and timers, not the CPU: vitest's default on
+    // two cores (one worker fewer than the cores) ran the suite one file at a time. Files are kept
+    // apart (a database, a Redis key prefix, free ports and scratch directories of their own).
+    maxWorkers: 4,
+    minWorkers: 1,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     // What a poll waits for (a browser's answer, a process's exit) can take seconds on a loaded

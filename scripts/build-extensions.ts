@@ -9,8 +9,7 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type BuildOptions } from "esbuild";
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+import { repoRoot } from "@saved-items/sandbox/config";
 
 export const BUILD_COMMAND = "npm run build:extensions";
 export const THEME_SCRIPT_SOURCE = path.join(repoRoot, "extensions/saved-items-theme-src");

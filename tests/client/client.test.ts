@@ -15,7 +15,7 @@ import {
   type ServiceErrorCode,
 } from "../../packages/client/src/index";
 import { platformServer } from "../support/platform";
-import { deferred, fail, FakeClock, FakeService, ok, page } from "../extensions/fakes";
+import { deferred, fail, FakeClock, FakeService, ok, page } from "../support/extensions/service";
 
 const APP = "https://saved-items.example";
 const EXCHANGE = "/api/headless/auth/exchange";

@@ -5,11 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { expect, test } from "vitest";
-
-const ROOT = path.resolve(__dirname, "../..");
+import { repoRoot } from "@saved-items/sandbox/config";
 
 test("the headless example in docs/clients.md typechecks against the client package", async () => {
-  const doc = await readFile(path.join(ROOT, "docs/clients.md"), "utf8");
+  const doc = await readFile(path.join(repoRoot, "docs/clients.md"), "utf8");
   const section = doc.slice(doc.indexOf("### With the client package"));
   const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   expect(example, "a ts block under 'With the client package'").toContain('from "@saved-items/client"');
@@ -19,7 +18,7 @@ test("the headless example in docs/clients.md typechecks against the client pack
     const file = path.join(folder, "example.ts");
     await writeFile(
       file,
-      example!.replace('"@saved-items/client"', JSON.stringify(path.join(ROOT, "packages/client/src/index.ts"))),
+      example!.replace('"@saved-items/client"', JSON.stringify(path.join(repoRoot, "packages/client/src/index.ts"))),
     );
     const program = ts.createProgram([file], {
       lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],

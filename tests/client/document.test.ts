@@ -18,7 +18,7 @@ import {
 } from "../../packages/client/src/index";
 import { generatedSources } from "../../packages/client/scripts/generate";
 import { APP_URL, sendToApp } from "../support/app";
-import { FakeClock, FakeService, ok } from "../extensions/fakes";
+import { FakeClock, FakeService, ok } from "../support/extensions/service";
 
 const PACKAGE_ROOT = path.resolve(__dirname, "../../packages/client");
 const CHANNELS = ["headless", "customer-account"] as const satisfies readonly Channel[];

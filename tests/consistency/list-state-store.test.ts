@@ -10,7 +10,7 @@ import {
   createSharedListStateStore,
   type ListStateStore,
 } from "~/services/saved-items/list-state-store.server";
-import { REDIS_URL, redisTestsRun, uniquePrefix } from "../coordination/redis-support";
+import { REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 
 const state = (complete: boolean): ListState => ({ ...currentState(undefined, 0, Date.now()), complete });
 

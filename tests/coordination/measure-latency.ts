@@ -9,7 +9,7 @@ import { createFallbackStore } from "~/lib/coordination/fallback-store.server";
 import { createLocalCoordinator } from "~/lib/coordination/local-coordinator.server";
 import { createPool } from "~/lib/database/pool.server";
 import { createRedisCoordinator } from "~/lib/coordination/redis-coordinator.server";
-import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 
 const calls = Number(process.argv[2] ?? 2_000);
 

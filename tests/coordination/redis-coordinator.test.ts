@@ -13,9 +13,9 @@ import {
 } from "~/lib/coordination/coordinator.server";
 import { clock } from "~/lib/clock";
 import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coordination/redis-coordinator.server";
-import { describeCoordinatorContract } from "./contract";
+import { describeCoordinatorContract } from "../support/coordinator-contract";
 import { createRelay } from "../support/relay";
-import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 import { loggedLines } from "../support/logs";
 
 const prefix = uniquePrefix(import.meta.filename);

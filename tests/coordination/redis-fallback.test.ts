@@ -12,7 +12,7 @@ import { createRedisCoordinator } from "~/lib/coordination/redis-coordinator.ser
 import { createPool } from "~/lib/database/pool.server";
 import { createSharedListStateStore } from "~/services/saved-items/list-state-store.server";
 import { createRelay } from "../support/relay";
-import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 import { loggedLines } from "../support/logs";
 
 const prefix = uniquePrefix(import.meta.filename);

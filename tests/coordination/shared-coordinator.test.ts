@@ -3,7 +3,7 @@
 import { createServer, type AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "./redis-support";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 import { loggedLines } from "../support/logs";
 
 const VARIABLES = ["REDIS_URL", "REDIS_KEY_PREFIX", "REDIS_COMMAND_TIMEOUT_MS"] as const;

@@ -14,15 +14,15 @@ import {
   normaliseScopes,
   themeExtensionProblems,
 } from "./support/cli-config-schema";
+import { repoRoot } from "@saved-items/sandbox/config";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const readToml = (file: string) => parse(readFileSync(path.join(ROOT, file), "utf8")) as Record<string, unknown>;
+const readToml = (file: string) => parse(readFileSync(path.join(repoRoot, file), "utf8")) as Record<string, unknown>;
 const appToml = readToml("shopify.app.toml");
 const app = AppConfigSchema.parse(appToml);
 
-const extensionTomls = readdirSync(path.join(ROOT, "extensions"))
+const extensionTomls = readdirSync(path.join(repoRoot, "extensions"))
   .map((dir) => path.join("extensions", dir, "shopify.extension.toml"))
-  .filter((file) => statSync(path.join(ROOT, file), { throwIfNoEntry: false })?.isFile());
+  .filter((file) => statSync(path.join(repoRoot, file), { throwIfNoEntry: false })?.isFile());
 
 function issues(
   schema:
@@ -153,7 +153,7 @@ describe.each(extensionTomls)("%s", (file) => {
   });
 
   test.runIf(toml.type === "theme")("ships only files the CLI deploys for a theme app extension", () => {
-    const directory = path.dirname(path.join(ROOT, file));
+    const directory = path.dirname(path.join(repoRoot, file));
     const files = readdirSync(directory, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => {

@@ -8,9 +8,9 @@ import { describe, expect, test } from "vitest";
 import type { PlanChannel } from "~/services/channels";
 import { PLANS, PLAN_KEYS } from "~/services/plans";
 import { cliDotEnvFileName, normaliseScopes } from "./support/cli-config-schema";
+import { repoRoot } from "@saved-items/sandbox/config";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
+const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");
 const guide = read("docs/deploy.md");
 const envExample = read(".env.example");
 const readme = read("README.md");
@@ -30,8 +30,8 @@ const webhookPaths = new Map(
 );
 
 /** The directories under extensions/ that the CLI deploys (those with a TOML). */
-const extensionDirectories = readdirSync(path.join(ROOT, "extensions")).filter((dir) =>
-  statSync(path.join(ROOT, "extensions", dir, "shopify.extension.toml"), { throwIfNoEntry: false })?.isFile(),
+const extensionDirectories = readdirSync(path.join(repoRoot, "extensions")).filter((dir) =>
+  statSync(path.join(repoRoot, "extensions", dir, "shopify.extension.toml"), { throwIfNoEntry: false })?.isFile(),
 );
 
 /** The cells of a document's table rows whose first cell is a `code` value, keyed by that value. */

@@ -18,11 +18,11 @@ import {
   words,
   type Requirement,
 } from "./support/dockerfile";
+import { repoRoot } from "@saved-items/sandbox/config";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const dockerfile = parseDockerfile(readFileSync(path.join(ROOT, "Dockerfile"), "utf8"));
-const ignore = new DockerIgnore(readFileSync(path.join(ROOT, ".dockerignore"), "utf8"));
-const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+const dockerfile = parseDockerfile(readFileSync(path.join(repoRoot, "Dockerfile"), "utf8"));
+const ignore = new DockerIgnore(readFileSync(path.join(repoRoot, ".dockerignore"), "utf8"));
+const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
   engines: { node: string };
   scripts: Record<string, string>;
 };
@@ -38,7 +38,7 @@ const builtTitle = `Dockerfile, built${skipBuild ? " (skipped: no Docker engine 
 
 describe("Dockerfile, read", () => {
   test("every stage runs the Node major the app requires (.nvmrc, engines)", () => {
-    const nvmrc = readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim();
+    const nvmrc = readFileSync(path.join(repoRoot, ".nvmrc"), "utf8").trim();
     const enginesMajor = /(\d+)/.exec(pkg.engines.node)![1];
     for (const stage of dockerfile) {
       expect(nodeMajorOf(stage.image), stage.image).toBe(nvmrc);
@@ -64,7 +64,7 @@ describe("Dockerfile, read", () => {
   });
 
   test("copies from the build context only files that are in it", () => {
-    const context = new Set(contextFiles(ROOT, ignore));
+    const context = new Set(contextFiles(repoRoot, ignore));
     const copies = dockerfile
       .flatMap((stage) => stage.instructions)
       .filter((i) => i.keyword === "COPY" && i.flags.from === undefined);
@@ -82,7 +82,7 @@ describe("Dockerfile, read", () => {
   });
 
   test("keeps secrets, host builds and the test-only platform emulator out of the build context", () => {
-    const context = contextFiles(ROOT, ignore);
+    const context = contextFiles(repoRoot, ignore);
     for (const excluded of [
       ".env",
       ".env.production",
@@ -177,7 +177,7 @@ describe.skipIf(skipBuild)(builtTitle, () => {
       const tag = `saved-items-deploy-test:${process.pid}`;
       const docker = (...args: string[]) =>
         execFileSync("docker", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-      docker("build", "--tag", tag, ROOT);
+      docker("build", "--tag", tag, repoRoot);
       try {
         const workdir = docker("image", "inspect", "--format", "{{.Config.WorkingDir}}", tag).trim();
         const scripts = (
@@ -224,7 +224,7 @@ describe.skipIf(skipBuild)(builtTitle, () => {
     async () => {
       const scratch = mkdtempSync(path.join(os.tmpdir(), "saved-items-image-"));
       onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
-      const image = await replayBuild({ context: ROOT, dockerfile, ignore, scratch });
+      const image = await replayBuild({ context: repoRoot, dockerfile, ignore, scratch });
       const app = path.join(image.root, image.workdir);
       const scripts = (JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")) as typeof pkg).scripts;
       const requirements = cmdRequirements(image.cmd, scripts);

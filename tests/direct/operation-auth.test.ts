@@ -20,7 +20,7 @@ import {
 } from "../support/direct";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -12,7 +12,7 @@ import {
 } from "~/services/usage/monthly-budget.server";
 import { STAFF_OPERATION_RATE } from "~/services/usage/rate-limits.server";
 import { clearProcessCaches } from "~/lib/process-caches.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { callProxy, DEMO_SHOP, sendToApp, setMonthlyUsage } from "../support/app";
 import {
   CORS_EXPECTATION,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { runInsightsOperation } from "../support/insights";
-import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../merchant/admin-browser";
+import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../support/admin-browser";
 import { axeViolations } from "../support/axe";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
 

@@ -19,7 +19,7 @@ import { loadSeed, type SeedInput } from "@saved-items/sandbox/seed";
 import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
 import { PLANS } from "~/services/plans";
 import { usagePeriod } from "~/services/usage/monthly-budget.server";
-import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../merchant/admin-browser";
+import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../support/admin-browser";
 import { axeViolations } from "../support/axe";
 import { BUDGET_STATES, recordOverage } from "../support/budget-states";
 import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";

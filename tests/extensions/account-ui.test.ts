@@ -4,8 +4,10 @@
 // extension's own locale file; a missing key fails the test) and a scripted service behind fetch. The platform's s-* elements are
 // plain custom elements here, so what is asserted is their text, headings and labels.
 import { render } from "preact";
+import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { installFakePlatform, type FakePlatform } from "./fake-platform";
+import { callsSettled } from "../../extensions/shared/in-flight";
+import { installFakePlatform, type FakePlatform } from "../support/extensions/account-platform";
 import {
   APP,
   CREATE_LIST,
@@ -21,7 +23,7 @@ import {
   fail,
   grant,
   ok,
-} from "./fakes";
+} from "../support/extensions/service";
 
 let service: FakeService;
 let platform: FakePlatform;
@@ -79,6 +81,11 @@ async function show(entry: "SavedItemsPage" | "ProfileBlock") {
   const module = `../../extensions/saved-items-account/src/${entry}.tsx`;
   const { default: start } = (await import(/* @vite-ignore */ module)) as { default: () => Promise<void> };
   await start();
+}
+/** Shown, its effects run (act), and the service calls they started settled: all it will ever send unprompted. */
+async function showAndSettle(entry: "SavedItemsPage" | "ProfileBlock") {
+  await act(() => show(entry));
+  await callsSettled();
 }
 const showPage = () => show("SavedItemsPage");
 const showBlock = () => show("ProfileBlock");
@@ -202,11 +209,10 @@ describe("SavedItemsPage", () => {
 
   test("not set up (built without SAVED_ITEMS_APP_URL): says so and calls nothing", async () => {
     vi.stubEnv("SAVED_ITEMS_APP_URL", undefined);
-    await showPage();
+    await showAndSettle("SavedItemsPage");
     expect(banner()!.getAttribute("heading")).toBe("Saved items couldn't be loaded");
     expect(text()).toContain("Saved items isn't set up yet. Please try again later.");
     expect(spinner()).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(service.requests).toEqual([]);
   });
 
@@ -287,10 +293,9 @@ describe("ProfileBlock", () => {
 
   test("not set up: no spinner, no request, only the link (the page explains)", async () => {
     vi.stubEnv("SAVED_ITEMS_APP_URL", undefined);
-    await showBlock();
+    await showAndSettle("ProfileBlock");
     expect(spinner()).toBeNull();
     expect(text()).toBe("View saved items");
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(service.requests).toEqual([]);
   });
 });
@@ -317,10 +322,11 @@ describe("SavedItemsPage sharing", () => {
     await showPage();
     await eventually(() => expect(buttonNamed("Create share link")).toBeDefined());
     const field = nameField();
-    field.value = "Ana";
-    field.dispatchEvent(new Event("input"));
-    // Preact renders the new state on its next tick; the button's handler reads that render's name.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Rendered before act returns: the button's handler reads that render's name.
+    await act(() => {
+      field.value = "Ana";
+      field.dispatchEvent(new Event("input"));
+    });
     buttonNamed("Create share link")!.click();
     await eventually(() => expect(text()).toContain(LINK.url));
     expect(service.to(SHARE_CREATE)[0]!.body).toEqual({ context: "wishlist", displayName: "Ana" });
@@ -376,11 +382,15 @@ describe("SavedItemsPage lists", () => {
   /** Preact gives an unknown custom element its value as an attribute, and the test types into the property. */
   const valueOf = (label: string) => field(label)?.value ?? field(label)?.getAttribute("value");
   async function type(label: string, value: string) {
+    // Typed into the page as loaded (its lists asked for, from an effect after the first paint, and
+    // every call settled), and rendered before act returns: the button's handler reads that render's value.
+    await eventually(() => expect(service.to(LISTS)).not.toHaveLength(0));
+    await callsSettled();
     const target = field(label);
-    target.value = value;
-    target.dispatchEvent(new Event("input"));
-    // Preact renders the new state on its next tick; the button's handler reads that render's value.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await act(() => {
+      target.value = value;
+      target.dispatchEvent(new Event("input"));
+    });
   }
 
   test("shows the customer's lists with their counts; Open shows another list's items", async () => {

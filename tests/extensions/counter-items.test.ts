@@ -6,7 +6,7 @@ import {
   type CatalogueProduct,
   type CatalogueVariant,
 } from "../../extensions/saved-items-pos/src/lib/counter-items";
-import { aVariant } from "./fake-pos";
+import { aVariant } from "../support/extensions/pos-platform";
 
 const saved = (entityType: string, entityGid: string, snapshot?: unknown) => ({
   id: `gid://shopify/Metaobject/${entityGid.split("/").at(-1)}`,

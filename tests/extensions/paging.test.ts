@@ -9,7 +9,7 @@ import {
   type PagerState,
 } from "../../extensions/saved-items-account/src/lib/paging";
 import type { ListResult } from "../../extensions/shared/wire";
-import { deferred, page } from "./fakes";
+import { deferred, page } from "../support/extensions/service";
 
 function scripted(...answers: (ListResult | Error | Promise<ListResult>)[]) {
   const cursors: (string | null)[] = [];

@@ -6,11 +6,19 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { render } from "preact";
+import { act } from "preact/test-utils";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { cliBundle } from "./cli-bundle";
-import { APP, FakeService, fail, ok } from "./fakes";
-import { POS_EXTENSION_DIR, POS_LIST, aVariant, installFakePos, type FakePosSetup } from "./fake-pos";
+import { callsSettled } from "../../extensions/shared/in-flight";
+import { cliBundle } from "../support/extensions/cli-bundle";
+import { APP, FakeService, fail, ok } from "../support/extensions/service";
+import {
+  POS_EXTENSION_DIR,
+  POS_LIST,
+  aVariant,
+  installFakePos,
+  type FakePosSetup,
+} from "../support/extensions/pos-platform";
 
 let service: FakeService;
 
@@ -189,9 +197,12 @@ describe("CustomerBlock", () => {
 
   test("built without the app URL, it says it is not set up and calls nothing", async () => {
     vi.unstubAllEnvs();
-    await showBlock();
+    // Its effects run (act), and the service calls they started settled: all it will ever send unprompted.
+    await act(async () => {
+      await showBlock();
+    });
+    await callsSettled();
     expect(text()).toContain("Saved items isn't set up yet.");
-    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(service.requests).toEqual([]);
   });
 });

@@ -18,7 +18,7 @@ import {
   grant,
   ok,
   page,
-} from "./fakes";
+} from "../support/extensions/service";
 
 /** A client on a fake service and a fake clock; jitter off (random = 1 gives the full delay). */
 function setup() {

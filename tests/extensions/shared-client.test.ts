@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { parseRetryAfter, requestEnvelope } from "../../extensions/shared/envelope";
 import { SavedItemsError, toSavedItemsError } from "../../extensions/shared/errors";
 import { DEFAULT_RETRY_POLICY, backoffDelay, retryDelay, withRetry } from "../../extensions/shared/retry";
-import { FakeClock, fail, ok } from "./fakes";
+import { FakeClock, fail, ok } from "../support/extensions/service";
 
 const error = (status: number, retryable: boolean, retryAfterMs?: number) =>
   new SavedItemsError("X", "X", status, retryable, retryAfterMs);

@@ -5,7 +5,7 @@ import { ERROR_CODES } from "~/lib/errors";
 import { CHANNELS, type Channel } from "~/services/channels";
 import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
 import { SNAPSHOT_LIMITS } from "~/services/saved-items/schemas";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { DEMO_SHOP, sendToApp } from "../support/app";
 import {
   CUSTOMER,
@@ -19,8 +19,8 @@ import {
 } from "../support/direct";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { FUZZ_SEED, seededRandom, type Random } from "./random";
-import { rawDirectRequest, rawProxyRequest, type RawCall } from "./requests";
+import { FUZZ_SEED, seededRandom, type Random } from "../support/fuzz/random";
+import { rawDirectRequest, rawProxyRequest, type RawCall } from "../support/fuzz/requests";
 import { loggedLines } from "../support/logs";
 
 /**

@@ -4,7 +4,7 @@
 // the same ID token as App Bridge's and opens the admin as its user could (decision 0019).
 import { describe, expect, test } from "vitest";
 import { isAdminSessionToken } from "~/edge/front-doors/admin-shop.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { APP_URL, givenShop, sendToApp } from "../support/app";
 import { BROWSER_AGENT } from "../support/insights";
 import {

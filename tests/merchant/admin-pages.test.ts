@@ -14,7 +14,7 @@ import { PLAN_KEYS, PLANS } from "~/services/plans";
 import { writeStoredInsights } from "~/services/records/insights.server";
 import { themeItems } from "~/services/merchant-pages/theme-extension";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { adminRequest, deliverWebhook, loadAdmin } from "../support/admin";
 import { givenShop } from "../support/app";
 import { emulator } from "../support/platform";

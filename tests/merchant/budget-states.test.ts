@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
 import { clock } from "~/lib/clock";
 import type { BudgetView } from "~/services/merchant-pages/budget-state";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { BUDGET_STATES, recordOverage, type BudgetStateSetup } from "../support/budget-states";
 import { APP_URL, givenShop, sendToApp, setMonthlyUsage } from "../support/app";
 import { BROWSER_AGENT } from "../support/insights";

@@ -4,7 +4,7 @@ import { clock } from "~/lib/clock";
 import { loader as exportLoader } from "~/routes/app.insights-export";
 import { action, loader } from "~/routes/app.insights";
 import { HISTORY_DAYS, LISTS_BUCKETS, TOP_ENTRIES } from "~/services/insights/aggregate";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { seedSavedItems, type GeneratedItem, type GeneratedShop } from "@saved-items/sandbox/saved-items-seed";
 import { loadAdmin } from "../support/admin";
 import { withAdminSession } from "../support/session-token";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { loader as appLoader } from "~/routes/app";
 import { action as loginAction, loader as loginLoader } from "~/routes/auth.login/route";
 import { loader as indexLoader } from "~/routes/_index";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 
 const APP = TEST_ENV.SHOPIFY_APP_URL;
 

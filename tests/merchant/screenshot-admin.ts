@@ -8,7 +8,7 @@ import { chromium } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox } from "@saved-items/sandbox/sandbox-process";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { adminUrl } from "./admin-browser";
+import { adminUrl } from "../support/admin-browser";
 
 const outDir = path.join(import.meta.dirname, "screenshots");
 mkdirSync(outDir, { recursive: true });

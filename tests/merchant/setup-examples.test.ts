@@ -2,7 +2,7 @@
 // the customer-account snippet, exactly as the page shows them, sent through the app's request
 // handler. Only the placeholders a developer fills in are filled (issue #32 item 4).
 import { describe, expect, test } from "vitest";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { APP_URL, sendToApp } from "../support/app";
 import { CUSTOMER, givenDirectShop } from "../support/direct";
 import { BROWSER_AGENT } from "../support/insights";

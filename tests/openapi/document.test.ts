@@ -10,7 +10,7 @@ import { buildOpenApiDocument, getOpenApiDocument } from "~/edge/openapi/documen
 import { loader } from "~/routes/api.openapi[.]json";
 import { APP_URL, sendToApp } from "../support/app";
 import { directRequest } from "../support/direct";
-import { componentUri, documentAjv } from "./support";
+import { componentUri, documentAjv } from "../support/openapi";
 
 const APP_DIR = path.resolve(__dirname, "../../app");
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

@@ -5,7 +5,7 @@ import { OPERATIONS, type OperationName } from "~/services/saved-items/operation
 import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, STOREFRONT_TOKEN } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
-import { acceptsBody, acceptsQuery } from "./support";
+import { acceptsBody, acceptsQuery } from "../support/openapi";
 
 /**
  * The document's request schemas, checked as JSON Schema (ajv, 2020-12), accept the bodies and

@@ -17,7 +17,7 @@ import {
 } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { expectDocumentedResponse } from "./support";
+import { expectDocumentedResponse } from "../support/openapi";
 import { loggedLines } from "../support/logs";
 
 /**

@@ -6,7 +6,7 @@ import { APP_URL, callProxy, DEMO_SHOP, givenShop, sendToApp } from "../support/
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 
 const ROUTES = [
   ["POST", "/proxy/api/save"],

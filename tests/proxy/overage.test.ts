@@ -6,7 +6,7 @@ import { OVERAGE_BLOCK_REQUESTS, OVERAGE_METER_HANDLE, PLANS } from "~/services/
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
 import { admitPastBudget, overageThisMonth } from "~/services/usage/overage.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, loadAdmin, reinstall } from "../support/admin";
 import { withAdminSession } from "../support/session-token";

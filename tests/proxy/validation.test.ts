@@ -3,7 +3,7 @@ import { MAX_BODY_DEPTH, nestsDeeperThan } from "~/edge/request-input.server";
 import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
 import { aSaveRequest, identityQuery } from "../support/fixtures";
 import { emulator } from "../support/platform";
-import { rawProxyRequest } from "../fuzz/requests";
+import { rawProxyRequest } from "../support/fuzz/requests";
 import { loggedLines } from "../support/logs";
 
 const validationError = (status = 400) => ({

@@ -9,7 +9,7 @@ import { afterEach, expect, test } from "vitest";
 import { loader as setupLoader } from "~/routes/app.setup";
 import { FLOW_TRIGGER_HANDLES } from "~/services/reach/flow-triggers.server";
 import { flowTriggerHandles } from "@saved-items/sandbox/flow-triggers";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { loadAdmin } from "../support/admin";
 import { givenShop, sendToApp } from "../support/app";
 

@@ -8,7 +8,7 @@ import { metricsRegistry } from "~/lib/metrics.server";
 import { fanOutResumeJob } from "~/services/reach/fan-outs.server";
 import { CUSTOMER_RATE, ITEM_SAVED_WINDOW_MS, SHOP_RATE } from "~/services/reach/item-saved-rules";
 import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";
 import { APP_URL, callProxy, givenShop, sendToApp } from "../support/app";
 import { aSaveRequest, anIdentity } from "../support/fixtures";
@@ -17,7 +17,7 @@ import { emulator } from "../support/platform";
 import { withAdminSession } from "../support/session-token";
 import { advanceTime } from "../support/time";
 
-// Before any app module reads the configuration (tests/setup/test-env.ts turns them off elsewhere).
+// Before any app module reads the configuration (tests/support/test-env.ts turns them off elsewhere).
 vi.hoisted(() => {
   process.env.FLOW_TRIGGERS = "on";
 });

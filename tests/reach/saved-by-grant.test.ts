@@ -10,7 +10,7 @@ import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { runSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
 import { GRANT_RECHECK_MS, SAVED_BY_SCOPE } from "~/services/saved-by/saved-by-grant.server";
 import { SAVED_BY_SWEEP_INTERVAL_MS } from "~/services/saved-by/saved-by-sweeps.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { deliverWebhook } from "../support/admin";
 import { APP_URL, callProxy, givenCountingShop, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";

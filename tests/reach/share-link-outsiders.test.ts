@@ -4,14 +4,14 @@
 // kept only when a browser would stay on the shop's site.
 import { createHash, randomBytes } from "node:crypto";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { SHARED_PAGE_VIEWER_RATE } from "~/services/usage/rate-limits.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { DEMO_SHOP, callProxy, givenShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
 import { emulator } from "../support/platform";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../server/support";
+import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../support/server";
 
 let server: InProcessServer;
 
@@ -97,10 +97,12 @@ describe("the access log", () => {
     // An encoded path Remix matches to the same route.
     const encoded = `${token.slice(0, 10)}%${token.charCodeAt(10).toString(16)}${token.slice(11)}`;
     expect((await openPage(encoded, "198.51.100.12", "shared-log-3")).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-
     const hashPrefix = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 8);
     const lineOf = (requestId: string) => server.requestLines().find((line) => line.requestId === requestId);
+    // Each request's access-log line is written when its response closes, the last thing it logs.
+    await vi.waitFor(() =>
+      expect(["shared-log-1", "shared-log-2", "shared-log-3"].map(lineOf)).not.toContain(undefined),
+    );
     expect(lineOf("shared-log-1")).toMatchObject({ path: `/proxy/shared/h:${hashPrefix(token)}`, status: 200 });
     expect(lineOf("shared-log-2")).toMatchObject({ path: `/proxy/shared/h:${hashPrefix(unknown)}`, status: 404 });
     expect(lineOf("shared-log-3")).toMatchObject({ path: `/proxy/shared/h:${hashPrefix(token)}`, status: 200 });

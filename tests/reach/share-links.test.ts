@@ -93,7 +93,7 @@ describe("share links on the headless channel", () => {
     const after = await headless("shared-list", undefined, { token }, OTHER_CUSTOMER.id);
     expect(after).toMatchObject({ status: 404, body: { ok: false, error: { code: "NOT_FOUND" } } });
     expect((await headless("share-revoke", { context: "wishlist" })).body.data).toEqual({ revoked: false });
-    // The suite runs with FLOW_TRIGGERS=off (tests/setup/test-env.ts): the saves fired nothing.
+    // The suite runs with FLOW_TRIGGERS=off (tests/support/test-env.ts): the saves fired nothing.
     expect(emulator.flowTriggersFired(DEMO_SHOP)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import express from "express";
 import { afterEach, expect, test } from "vitest";
 import { loader as sharedPageLoader } from "~/routes/proxy.shared.$token";
 import { createStorefrontRouter } from "@saved-items/sandbox/storefront/router";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { DEMO_SHOP, givenShop, sendToApp } from "../support/app";
 import { callProxy } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";

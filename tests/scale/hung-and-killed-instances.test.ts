@@ -9,7 +9,7 @@ import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { descendantsOf, isAlive } from "@saved-items/platform-emulator/processes";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { listInstances, describeWithRedis } from "./support";
+import { listInstances, describeWithRedis } from "../support/instances";
 
 const DEMO = "demo.myshopify.com";
 

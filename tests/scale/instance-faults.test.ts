@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { createRemoteEmulator, type RemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { callSandboxProxy as call } from "@saved-items/sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { listInstances, describeWithRedis } from "./support";
+import { listInstances, describeWithRedis } from "../support/instances";
 
 const DEMO = "demo.myshopify.com";
 

@@ -5,11 +5,11 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { createPlatformEmulator } from "@saved-items/platform-emulator";
 import { startEmulatorServer } from "@saved-items/platform-emulator/http-server";
-import { freshDatabaseUrl, serverBuildDir, startBuiltServer, type ChildServer } from "../server/support";
+import { freshDatabaseUrl, serverBuildDir, startBuiltServer, type ChildServer } from "../support/server";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { createRelay } from "../support/relay";
-import { TEST_ENV } from "../setup/test-env";
-import { describeWithRedis } from "./support";
+import { TEST_ENV } from "../support/test-env";
+import { describeWithRedis } from "../support/instances";
 
 const SHOP = "outage.myshopify.com";
 /** /readyz names its checks only to a caller with the metrics token. */

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test
 import { PLANS } from "~/services/plans";
 import { usagePeriod } from "~/services/usage/monthly-budget.server";
 import { overageIdempotencyKey } from "~/services/usage/overage-decision";
-import { listInstances, describeWithRedis } from "./support";
+import { listInstances, describeWithRedis } from "../support/instances";
 
 const DEMO = "demo.myshopify.com";
 

@@ -7,7 +7,7 @@ import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { callSandboxProxy as call } from "@saved-items/sandbox/proxy-client";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { signedWebhook } from "../support/admin";
-import { describeWithRedis } from "./support";
+import { describeWithRedis } from "../support/instances";
 
 let sandbox: RunningSandbox;
 let instances: string[];

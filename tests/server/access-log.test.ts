@@ -5,7 +5,7 @@ import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { platformServer } from "../support/platform";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { send, type LogLine } from "./support";
+import { send, type LogLine } from "../support/server";
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

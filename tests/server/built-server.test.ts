@@ -5,7 +5,8 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { platformServer } from "../support/platform";
-import { freshDatabaseUrl, repoRoot, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "./support";
+import { repoRoot } from "@saved-items/sandbox/config";
+import { freshDatabaseUrl, send, serverBuildDir, sleep, startBuiltServer, type ChildServer } from "../support/server";
 
 let dir: string;
 const children: ChildServer[] = [];
@@ -51,20 +52,22 @@ describe("the bundle", () => {
       body: JSON.stringify({ shop: "demo.myshopify.com", customerAccountAccessToken: "cat-secret-value" }),
     });
     expect(response.status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(child.lines().find((line) => line.requestId === "built-1")).toEqual({
-      t: expect.any(String),
-      level: "info",
-      msg: "request",
-      requestId: "built-1",
-      method: "POST",
-      route: "/api/headless/auth/exchange",
-      path: "/api/headless/auth/exchange",
-      status: 403,
-      durationMs: expect.any(Number),
-      clientAddress: "127.0.0.1",
-      code: "SHOP_NOT_INSTALLED",
-    });
+    // Written by the child within its log window.
+    await expect
+      .poll(() => child.lines().find((line) => line.requestId === "built-1"))
+      .toEqual({
+        t: expect.any(String),
+        level: "info",
+        msg: "request",
+        requestId: "built-1",
+        method: "POST",
+        route: "/api/headless/auth/exchange",
+        path: "/api/headless/auth/exchange",
+        status: 403,
+        durationMs: expect.any(Number),
+        clientAddress: "127.0.0.1",
+        code: "SHOP_NOT_INSTALLED",
+      });
     expect(child.output()).not.toContain("secret-query-value");
     expect(child.output()).not.toContain("cat-secret-value");
   });

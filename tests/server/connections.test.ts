@@ -7,7 +7,15 @@ import type { Socket } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { platformServer } from "../support/platform";
-import { loadBuild, rawConnection, send, serverBuildDir, sleep, startInProcess, type InProcessServer } from "./support";
+import {
+  loadBuild,
+  rawConnection,
+  send,
+  serverBuildDir,
+  sleep,
+  startInProcess,
+  type InProcessServer,
+} from "../support/server";
 
 // Past the app's 256 KiB for operation bodies, within the server's 1 MiB bound (which hostile-requests.test.ts tests).
 const BIG = Buffer.alloc(768 * 1024, 0x20);

@@ -8,7 +8,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi 
 import { errorResponse } from "~/edge/envelope.server";
 import { ServiceError } from "~/lib/errors";
 import { platformServer } from "../support/platform";
-import { loadBuild, send, serverBuildDir, startInProcess, withTestRoutes, type InProcessServer } from "./support";
+import {
+  loadBuild,
+  send,
+  serverBuildDir,
+  startInProcess,
+  withTestRoutes,
+  type InProcessServer,
+} from "../support/server";
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 let dir: string;

@@ -5,11 +5,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { loadServerConfig, MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
 import { platformServer } from "../support/platform";
 import { customerAccountSessionToken } from "../support/session-token";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import {
   freshDatabaseUrl,
   parseRawResponse,
@@ -18,7 +18,7 @@ import {
   serverBuildDir,
   startBuiltServer,
   type ChildServer,
-} from "./support";
+} from "../support/server";
 
 const MiB = 1024 * 1024;
 /** What a refused request may add to the server's resident memory at its peak. */
@@ -198,8 +198,13 @@ describe("a request no URL can be built from", () => {
       ok: false,
       error: { code: "VALIDATION_ERROR", message: "Malformed request: invalid Host", retryable: false },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server.lines().filter((line) => line.requestId === "bad-host-1");
+    // The access-log line is the last a request writes (when its response closes): anything else
+    // it logged is there once the line is.
+    const lines = await vi.waitFor(() => {
+      const written = server.lines().filter((line) => line.requestId === "bad-host-1");
+      expect(written.some((line) => line.msg === "request")).toBe(true);
+      return written;
+    });
     expect(lines).toEqual([expect.objectContaining({ msg: "request", status: 400, route: "other" })]);
     expect(JSON.stringify(lines[0]).length).toBeLessThan(1024);
     expect(server.lines().filter((line) => line.level === "error")).toEqual([]);
@@ -230,9 +235,12 @@ describe("a request no URL can be built from", () => {
       headers: { "X-Request-Id": "long-query-1" },
     });
     expect(answer.status).toBeLessThan(500);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server.lines().filter((line) => line.requestId === "long-query-1");
-    expect(lines.length).toBeGreaterThan(0);
+    // The access-log line is the last a request writes (when its response closes).
+    const lines = await vi.waitFor(() => {
+      const written = server.lines().filter((line) => line.requestId === "long-query-1");
+      expect(written.some((line) => line.msg === "request")).toBe(true);
+      return written;
+    });
     for (const line of lines) expect(JSON.stringify(line)).not.toContain("signature=x");
     for (const line of lines) expect(JSON.stringify(line).length).toBeLessThan(10_000);
   });

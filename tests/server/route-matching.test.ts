@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { appEntryOf, firstSegmentOf, narrowedBuilds } from "../../server/app-build";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
 import { platformServer } from "../support/platform";
-import { TEST_ENV } from "../setup/test-env";
-import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "./support";
+import { TEST_ENV } from "../support/test-env";
+import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../support/server";
 
 type RouteSpec = { parentId?: string; path?: string; index?: boolean; document?: boolean };
 

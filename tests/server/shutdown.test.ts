@@ -18,7 +18,7 @@ import {
   startInProcess,
   withTestRoutes,
   type ChildServer,
-} from "./support";
+} from "../support/server";
 
 let dir: string;
 const children: ChildServer[] = [];

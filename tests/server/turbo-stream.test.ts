@@ -9,7 +9,7 @@ import path from "node:path";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { platformServer } from "../support/platform";
-import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "./support";
+import { loadBuild, send, serverBuildDir, startInProcess, type InProcessServer } from "../support/server";
 
 /** turbo-stream as @remix-run/server-runtime requires it (npm dedupes the one @remix-run/react uses). */
 const turboStream = createRequire(createRequire(import.meta.url).resolve("@remix-run/server-runtime"))(

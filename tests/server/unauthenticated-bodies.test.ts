@@ -7,7 +7,7 @@ import http from "node:http";
 import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "../support/test-env";
 import { platformServer } from "../support/platform";
 import {
   loadBuild,
@@ -18,7 +18,7 @@ import {
   sleep,
   startInProcess,
   type InProcessServer,
-} from "./support";
+} from "../support/server";
 
 const BOGUS_WEBHOOK_HEADERS = [
   "Content-Type: application/json",

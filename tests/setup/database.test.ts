@@ -5,12 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Prisma } from "@prisma/client";
 import pg from "pg";
-import { afterAll, describe, expect, test, vi } from "vitest";
+import { repoRoot } from "@saved-items/sandbox/config";
+import { afterAll, afterEach, beforeEach, describe, expect, inject, test, vi } from "vitest";
+import { createTestDatabase, everyKindOfTestDatabases, type TestDatabase } from "@saved-items/sandbox/test-databases";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "~/config/database-url";
 import db from "~/db.server";
 import { CONNECT_TIMEOUT_MS, createPool } from "~/lib/database/pool.server";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "saved-items-database-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -159,10 +160,25 @@ describe("the test database", () => {
       Object.fromEntries(Prisma.dmmf.datamodel.models.map((model) => [model.name, 0])),
     );
   });
+});
 
-  test("serves concurrent parameterized queries and transactions from several connections, each kept to itself", async () => {
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8 });
-    try {
+const kinds = await everyKindOfTestDatabases(inject("testDatabases"));
+
+describe.each(kinds.map((databases) => [databases.kind, databases] as const))(
+  "a test database (%s)",
+  (_, databases) => {
+    let database: TestDatabase;
+    let pool: pg.Pool;
+    beforeEach(async () => {
+      database = await createTestDatabase(databases);
+      pool = new pg.Pool({ connectionString: database.url, max: 8 });
+    });
+    afterEach(async () => {
+      await pool.end();
+      await database.drop();
+    });
+
+    test("serves concurrent parameterized queries and transactions from several connections, each kept to itself", async () => {
       const echoes = await Promise.all(
         Array.from(
           { length: 200 },
@@ -171,8 +187,8 @@ describe("the test database", () => {
       );
       expect(echoes).toEqual(Array.from({ length: 200 }, (_, i) => ({ n: i, s: `s${i}` })));
 
-      await db.shop.create({ data: { domain: "tx.myshopify.com" } });
-      await db.usageCounter.create({ data: { shopDomain: "tx.myshopify.com", period: "2026-11" } });
+      await pool.query(`INSERT INTO "Shop" (domain) VALUES ('tx.myshopify.com')`);
+      await pool.query(`INSERT INTO "UsageCounter" ("shopDomain", period) VALUES ('tx.myshopify.com', '2026-11')`);
       // Read-modify-write in transactions: a lost update or another connection's statement inside
       // a transaction would show in the total.
       await Promise.all(
@@ -195,26 +211,23 @@ describe("the test database", () => {
           }
         }),
       );
-      const counter = await db.usageCounter.findUniqueOrThrow({
-        where: { shopDomain_period: { shopDomain: "tx.myshopify.com", period: "2026-11" } },
-      });
-      expect(counter.count).toBe(40);
-    } finally {
-      await pool.end();
-    }
-  });
+      const { rows } = await pool.query(`SELECT count FROM "UsageCounter" WHERE "shopDomain" = 'tx.myshopify.com'`);
+      expect(rows).toEqual([{ count: 40 }]);
+    });
 
-  test("a connection that goes away inside a transaction has it rolled back, and blocks no one", async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query("BEGIN");
-    await client.query(`INSERT INTO "Shop" (domain) VALUES ('abandoned.myshopify.com')`);
-    await client.end();
+    test("a connection that goes away inside a transaction has it rolled back, and blocks no one", async () => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query("BEGIN");
+      await client.query(`INSERT INTO "Shop" (domain) VALUES ('abandoned.myshopify.com')`);
+      await client.end();
 
-    await db.shop.create({ data: { domain: "next.myshopify.com" } });
-    expect((await db.shop.findMany()).map((shop) => shop.domain)).toEqual(["next.myshopify.com"]);
-  });
-});
+      await pool.query(`INSERT INTO "Shop" (domain) VALUES ('next.myshopify.com')`);
+      const { rows } = await pool.query(`SELECT domain FROM "Shop"`);
+      expect(rows).toEqual([{ domain: "next.myshopify.com" }]);
+    });
+  },
+);
 
 describe("the embedded database (pglite: DATABASE_URL)", () => {
   interface Run {

@@ -1,10 +1,15 @@
+import { forgetRunBuild } from "@saved-items/sandbox/build-lock";
 import { prepareTestDatabases, type TestDatabases } from "@saved-items/sandbox/test-databases";
 
 /** Migrates once per run what each test file copies into a database of its own. */
 export default async function setup({ provide }: { provide: (key: "testDatabases", value: TestDatabases) => void }) {
+  forgetRunBuild();
   const { databases, teardown } = await prepareTestDatabases();
   provide("testDatabases", databases);
-  return teardown;
+  return async () => {
+    forgetRunBuild();
+    await teardown();
+  };
 }
 
 declare module "vitest" {

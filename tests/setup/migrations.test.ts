@@ -5,12 +5,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type pg from "pg";
+import { repoRoot } from "@saved-items/sandbox/config";
 import { afterAll, afterEach, describe, expect, inject, test } from "vitest";
 import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/lib/database/migrations.server";
 import { createPool } from "~/lib/database/pool.server";
-import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
+import {
+  createTestDatabase,
+  everyKindOfTestDatabases,
+  type TestDatabase,
+  type TestDatabases,
+} from "@saved-items/sandbox/test-databases";
 
-const repoRoot = path.resolve(import.meta.dirname, "../..");
 const migrationsDir = path.join(repoRoot, "prisma/migrations");
 const codeMigrations = readMigrations().map((migration) => migration.name);
 
@@ -22,9 +27,9 @@ afterEach(async () => {
   }
 });
 
-/** A database with no schema at all, and a pool on it. */
-async function emptyDatabase(): Promise<{ url: string; pool: pg.Pool }> {
-  const database = await createTestDatabase(inject("testDatabases"), { empty: true });
+/** A database with no schema at all (of the kind the tests run on), and a pool on it. */
+async function emptyDatabase(kind: TestDatabases): Promise<{ url: string; pool: pg.Pool }> {
+  const database = await createTestDatabase(kind, { empty: true });
   const pool = createPool(database.url, { max: 4 });
   opened.push({ database, pool });
   return { url: database.url, pool };
@@ -92,11 +97,13 @@ async function catalog(pool: pg.Pool) {
   };
 }
 
-describe("the migrations", () => {
+const kinds = await everyKindOfTestDatabases(inject("testDatabases"));
+
+describe.each(kinds.map((databases) => [databases.kind, databases] as const))("the migrations (%s)", (_, databases) => {
   test("produce exactly the schema in prisma/schema.prisma (a schema change needs a migration)", async () => {
-    const migrated = await emptyDatabase();
+    const migrated = await emptyDatabase(databases);
     await applyMigrations(migrated.pool);
-    const fromSchema = await emptyDatabase();
+    const fromSchema = await emptyDatabase(databases);
     await fromSchema.pool.query(await schemaSql(fromSchema.url));
 
     const expected = await catalog(fromSchema.pool);
@@ -107,7 +114,7 @@ describe("the migrations", () => {
   }, 60_000);
 
   test("are recorded in Prisma's own bookkeeping table, checksum and all, and applied once", async () => {
-    const { pool } = await emptyDatabase();
+    const { pool } = await emptyDatabase(databases);
     expect(await checkMigrationsApplied(pool)).toEqual({ ok: false, missing: codeMigrations, unknown: [] });
 
     expect(await applyMigrations(pool)).toEqual(codeMigrations);
@@ -131,7 +138,7 @@ describe("the migrations", () => {
   });
 
   test("instances starting together migrate once", async () => {
-    const { url, pool } = await emptyDatabase();
+    const { url, pool } = await emptyDatabase(databases);
     const instances = Array.from({ length: 4 }, () => createPool(url, { max: 2 }));
     try {
       const applied = await Promise.all(instances.map((instance) => applyMigrations(instance)));
@@ -144,7 +151,7 @@ describe("the migrations", () => {
   });
 
   test("a database migrated by a newer release is refused, naming the migration the code does not know", async () => {
-    const { pool } = await emptyDatabase();
+    const { pool } = await emptyDatabase(databases);
     const newer = migrationsWith({ "29990101000000_newer": `CREATE TABLE "Newer" ("id" INTEGER NOT NULL);` });
     await applyMigrations(pool, { migrationsDir: newer });
 
@@ -153,7 +160,7 @@ describe("the migrations", () => {
   });
 
   test("a failing migration leaves nothing behind: no half-applied statements, no record", async () => {
-    const { pool } = await emptyDatabase();
+    const { pool } = await emptyDatabase(databases);
     const broken = migrationsWith({
       "29990101000000_broken": `CREATE TABLE "Half" ("id" INTEGER NOT NULL);\nSELECT 1 / 0;`,
     });

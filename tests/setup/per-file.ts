@@ -4,7 +4,7 @@ import { emulator, platformServer, resetPlatformClock } from "../support/platfor
 import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
-import { TEST_ENV } from "./test-env";
+import { TEST_ENV } from "../support/test-env";
 
 Object.assign(process.env, TEST_ENV);
 // Taken before any test file can install fake timers: the wait below must end in real time.

@@ -6,7 +6,7 @@ import { Session } from "@shopify/shopify-api";
 import { parse } from "smol-toml";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { sessionStorage } from "~/shopify.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 import { APP_URL, sendToApp } from "./app";
 import { emulator, offlineSessionFor } from "./platform";
 import { withAdminSession } from "./session-token";

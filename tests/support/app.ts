@@ -7,7 +7,7 @@ import { releaseUsageLeases, usagePeriod } from "~/services/usage/monthly-budget
 import { sessionStorage } from "~/shopify.server";
 import type { PlanKey } from "~/services/plans";
 import { remixFuture } from "../../vite.config";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 import { emulator, offlineSessionFor } from "./platform";
 import { signedProxyUrl, type ProxyUrlOptions } from "@saved-items/sandbox/proxy-signature";
 

@@ -3,7 +3,7 @@ import type { JWTPayload } from "jose";
 import { expect } from "vitest";
 import type { DirectChannel } from "~/services/channels";
 import { mintDirectAccessToken } from "~/services/direct-access/direct-token.server";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 import { customerAccountSessionToken, signHs256 as signWithSecret } from "./session-token";
 import { APP_URL, DEMO_SHOP, givenShop, sendToApp, type ShopSetup } from "./app";
 

@@ -2,7 +2,7 @@ import { Session } from "@shopify/shopify-api";
 import { setupServer } from "msw/node";
 import { createPlatformEmulator, type AdminCredentials } from "@saved-items/platform-emulator";
 import { OVERAGE_METER } from "~/services/plans";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 
 let platformAheadMs = 0;
 

@@ -16,7 +16,7 @@ export const SCHEMA_VERSION = "2026-10";
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The app's repository: the emulator reads its shopify.app.toml and extensions/, as the platform does at deploy. */
+/** The app's repository (the one definition of it: tests, tools and the sandbox import it): the emulator reads its shopify.app.toml and extensions/, as the platform does at deploy. */
 export const repoRoot = path.resolve(packageRoot, "../..");
 
 export const vendoredSchemasDir = path.join(packageRoot, "schemas");

@@ -1,7 +1,10 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-export const repoRoot = path.resolve(import.meta.dirname, "../../..");
+import { repoRoot } from "@saved-items/platform-emulator/schemas";
+
+// The repository's root, defined once in the package every other builds on.
+export { repoRoot };
 
 /** Sandbox-only defaults; a real deployment sets its own and never runs this entry point. */
 export const SANDBOX_DEFAULTS = {

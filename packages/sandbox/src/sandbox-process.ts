@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { withBuildLock } from "./build-lock";
+import path from "node:path";
+import { builtThisRun, markBuiltThisRun, withBuildLock } from "./build-lock";
 import { repoRoot } from "./config";
 import { freePort } from "./ports";
 
@@ -7,7 +8,7 @@ const OUTPUT_KEPT = 256 * 1024;
 
 export interface RunningSandbox {
   url: string;
-  /** npm's, which `npm run sandbox` runs under. */
+  /** npm's, which `npm run sandbox` runs under (tsx's on the run's build). */
   pid: number;
   output: () => string;
   stop: () => Promise<void>;
@@ -28,15 +29,28 @@ function childEnv(): NodeJS.ProcessEnv {
  */
 export const START_LIMIT_MS = 180_000;
 
-/** Runs `npm run sandbox` (a build, then packages/sandbox/src/start.ts) and resolves once it listens. */
-export function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
-  return withBuildLock(() => buildAndStart(env));
+/**
+ * Runs `npm run sandbox` (a build, then packages/sandbox/src/start.ts) and resolves once it listens;
+ * once the run has built (builtThisRun), only the start, on that build.
+ */
+export async function startSandbox(env: Record<string, string> = {}): Promise<RunningSandbox> {
+  if (builtThisRun()) return start(env, { build: false });
+  return withBuildLock(async () => {
+    if (builtThisRun()) return start(env, { build: false });
+    const sandbox = await start(env, { build: true });
+    markBuiltThisRun();
+    return sandbox;
+  });
 }
 
-async function buildAndStart(env: Record<string, string>): Promise<RunningSandbox> {
+async function start(env: Record<string, string>, { build }: { build: boolean }): Promise<RunningSandbox> {
   const port = await freePort();
-  // The README's command itself, so what stops it here (SIGTERM to npm) is what stops it for a user.
-  const child: ChildProcess = spawn("npm", ["run", "-s", "sandbox"], {
+  // The README's command itself, so what stops it here (SIGTERM to npm) is what stops it for a user;
+  // on the run's build, what that command runs after building.
+  const [command, ...args] = build
+    ? ["npm", "run", "-s", "sandbox"]
+    : [path.join(repoRoot, "node_modules/.bin/tsx"), "packages/sandbox/src/start.ts"];
+  const child: ChildProcess = spawn(command!, args, {
     cwd: repoRoot,
     env: {
       ...childEnv(),

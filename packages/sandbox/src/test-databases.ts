@@ -125,6 +125,15 @@ export async function prepareTestDatabases(): Promise<{ databases: TestDatabases
   };
 }
 
+/**
+ * The run's test databases and, when they are a PostgreSQL server's, the embedded ones too: for
+ * the tests of what the embedded database must do as well as a server (its wire protocol, the
+ * migrations), which a run against a server would otherwise never try on it.
+ */
+export async function everyKindOfTestDatabases(run: TestDatabases): Promise<TestDatabases[]> {
+  return run.kind === "embedded" ? [run] : [run, { kind: "embedded", ...(await embeddedDumps()) }];
+}
+
 /** A database of this file's own: migrated, or empty (no schema at all) for tests of the migrations themselves. */
 export async function createTestDatabase(
   databases: TestDatabases,

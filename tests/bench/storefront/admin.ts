@@ -4,7 +4,7 @@
 // it after the storefront's figures.
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { adminUrl, hydrated } from "../../merchant/admin-browser";
+import { adminUrl, hydrated } from "../../support/admin-browser";
 import { BROWSER_AGENT, runInsightsOperation } from "../../support/insights";
 import { percentile } from "../stats";
 

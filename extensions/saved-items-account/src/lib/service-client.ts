@@ -14,6 +14,7 @@ import type {
   ShareLink,
   ShareRevokeResult,
 } from "../../../shared/wire";
+import { trackedCalls } from "../../../shared/in-flight";
 
 export interface SavedItemsClientOptions extends Omit<CustomerAccountClientOptions, "baseUrl"> {
   /** The app's origin (and path prefix, if any), without a trailing slash. */
@@ -37,7 +38,7 @@ export interface SavedItemsClient {
  */
 export function createSavedItemsClient({ appUrl, ...options }: SavedItemsClientOptions): SavedItemsClient {
   const service = createCustomerAccountClient({ baseUrl: appUrl, ...options });
-  return {
+  return trackedCalls<SavedItemsClient>({
     list: ({ context, limit, cursor }) => service.list({ context, limit, ...(cursor ? { cursor } : {}) }),
     // The views hold an entity type as a listed item carried it (wire.ts types it as any string);
     // the service validates it either way.
@@ -50,5 +51,5 @@ export function createSavedItemsClient({ appUrl, ...options }: SavedItemsClientO
     createList: ({ name, context }) => service.createList(context ? { name, context } : { name }),
     renameList: ({ context, name }) => service.renameList({ context, name }),
     deleteList: ({ context }) => service.deleteList({ context }),
-  };
+  });
 }

@@ -2,6 +2,7 @@ import { requestEnvelope, type FetchLike } from "../../../shared/envelope";
 import { SavedItemsError } from "../../../shared/errors";
 import { browserRetryRuntime, DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from "../../../shared/retry";
 import type { ListResult } from "../../../shared/wire";
+import { trackedCalls } from "../../../shared/in-flight";
 
 /** POS gave no session token: the logged-in POS user lacks the app's permission. */
 export const NO_SESSION_TOKEN = "NO_SESSION_TOKEN";
@@ -35,7 +36,7 @@ export function createPosClient(options: PosClientOptions): PosClient {
     sleep: options.sleep ?? browserRetryRuntime.sleep,
     random: options.random ?? browserRetryRuntime.random,
   };
-  return {
+  return trackedCalls<PosClient>({
     list({ customerGid, context, limit }) {
       const url = new URL(`${options.appUrl}/api/pos/list`);
       url.searchParams.set("customerId", customerGid);
@@ -54,5 +55,5 @@ export function createPosClient(options: PosClientOptions): PosClient {
         runtime,
       );
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
-import type { FetchLike } from "../../extensions/shared/envelope";
-import type { ListResult } from "../../extensions/shared/wire";
+import type { FetchLike } from "../../../extensions/shared/envelope";
+import type { ListResult } from "../../../extensions/shared/wire";
 
 /** A clock the test moves: sleep() records the wait and advances time at once. */
 export class FakeClock {

@@ -1,6 +1,6 @@
 import { signProxyParameters } from "~/edge/front-doors/proxy-signature.server";
-import { TEST_ENV } from "../setup/test-env";
-import { APP_URL, DEMO_SHOP } from "../support/app";
+import { TEST_ENV } from "../test-env";
+import { APP_URL, DEMO_SHOP } from "../app";
 
 /** A request as a client could send it, down to the raw bytes of its query and body. */
 export interface RawCall {

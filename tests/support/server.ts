@@ -12,12 +12,11 @@ import { afterAll, inject } from "vitest";
 import { loadServerConfig, SERVER_NODE_FLAGS } from "../../server/config";
 import { createAppServer, type AppServer } from "../../server/http-server";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
-import { withBuildLock } from "@saved-items/sandbox/build-lock";
+import { builtThisRun, withBuildLock } from "@saved-items/sandbox/build-lock";
 import { freePort } from "@saved-items/sandbox/ports";
-import { TEST_ENV } from "../setup/test-env";
+import { TEST_ENV } from "./test-env";
 import { isAlive } from "@saved-items/platform-emulator/processes";
-
-export const repoRoot = path.resolve(import.meta.dirname, "../..");
+import { repoRoot } from "@saved-items/sandbox/config";
 
 /** The parent's environment minus what vitest sets, which would switch the Remix build plugin off. */
 function buildEnv(): NodeJS.ProcessEnv {
@@ -42,7 +41,8 @@ export async function serverBuildDir(): Promise<string> {
     for (const stale of existsSync(root) ? readdirSync(root) : []) {
       if (!isAlive(Number(stale))) rmSync(path.join(root, stale), { recursive: true, force: true });
     }
-    execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: buildEnv() });
+    // The run's sandbox build when there is one: sandboxes may be running on build/.
+    if (!builtThisRun()) execFileSync("npm", ["run", "-s", "build"], { cwd: repoRoot, stdio: "pipe", env: buildEnv() });
     rmSync(path.dirname(dir), { recursive: true, force: true });
     cpSync(path.join(repoRoot, "build"), dir, { recursive: true });
     copyFileSync(path.join(repoRoot, "package.json"), path.join(dir, "../package.json"));

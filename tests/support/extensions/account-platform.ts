@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { vi } from "vitest";
+import { repoRoot } from "@saved-items/sandbox/config";
 
-export const EXTENSION_DIR = path.resolve(__dirname, "../../extensions/saved-items-account");
+export const EXTENSION_DIR = path.join(repoRoot, "extensions/saved-items-account");
 
 /**
  * The platform's translate over an extension's en.default.json: {{placeholders}}, and one/other by

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { vi } from "vitest";
-import type { CatalogueProduct, CatalogueVariant } from "../../extensions/saved-items-pos/src/lib/counter-items";
-import { translatorFor } from "./fake-platform";
+import { repoRoot } from "@saved-items/sandbox/config";
+import type { CatalogueProduct, CatalogueVariant } from "../../../extensions/saved-items-pos/src/lib/counter-items";
+import { translatorFor } from "./account-platform";
 
-export const POS_EXTENSION_DIR = path.resolve(__dirname, "../../extensions/saved-items-pos");
+export const POS_EXTENSION_DIR = path.join(repoRoot, "extensions/saved-items-pos");
 export const POS_LIST = "/api/pos/list";
 
 export interface FakePos {

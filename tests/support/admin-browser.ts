@@ -2,8 +2,8 @@
 // them: a document request carrying a valid session token (id_token) signed with the sandbox's secret.
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { BROWSER_AGENT } from "../support/insights";
-import { signedAdminUrl } from "../support/session-token";
+import { BROWSER_AGENT } from "./insights";
+import { signedAdminUrl } from "./session-token";
 
 export const ADMIN_PAGES = [
   { name: "Home", path: "/app" },
