@@ -1,10 +1,10 @@
 import { HttpResponseError, Session, type SessionParams } from "@shopify/shopify-api";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import prisma from "~/db.server";
-import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
+import { loadOrFallback, staleEntry } from "~/infrastructure/database/availability.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { bumpShopVersion, readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { platformApi } from "./shopify-api.server";

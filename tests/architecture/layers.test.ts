@@ -22,6 +22,8 @@ describe("the linter's import rules", () => {
 
   test.each([
     ["app/lib/fixture.ts", "~/db.server"],
+    ["app/lib/fixture.ts", "~/infrastructure/coordination/shared-coordinator.server"],
+    ["app/infrastructure/jobs/fixture.ts", "~/platform/api-versions"],
     ["app/lib/fixture.ts", "~/platform/api-versions"],
     ["app/db.server.ts", "~/services/plans"],
     ["app/platform/fixture.ts", "~/services/channels"],
@@ -37,6 +39,8 @@ describe("the linter's import rules", () => {
     ["app/routes/fixture.ts", "~/services/plans"],
     ["app/edge/fixture.ts", "~/lib/errors"],
     ["app/lib/fixture.ts", "~/config/env.server"],
+    ["app/infrastructure/jobs/fixture.ts", "~/lib/clock"],
+    ["app/platform/fixture.ts", "~/infrastructure/database/availability.server"],
     ["server/fixture.ts", "../app/lib/envelope"],
   ])("%s may import %s, below it", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);

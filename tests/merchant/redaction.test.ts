@@ -252,7 +252,7 @@ describe("a pending customer redaction across a restart", () => {
         import("~/entry.server"),
         import("~/services/compliance/redaction-sweeps.server"),
         import("~/services/saved-by/saved-by-sweeps.server"),
-        import("~/lib/coordination/shared-coordinator.server"),
+        import("~/infrastructure/coordination/shared-coordinator.server"),
       ]);
       advanceTime(aheadMs, clock);
       await entry.prepare();

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "~/config/database-url";
 import db from "~/db.server";
-import { CONNECT_TIMEOUT_MS, createPool } from "~/lib/database/pool.server";
+import { CONNECT_TIMEOUT_MS, createPool } from "~/infrastructure/database/pool.server";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const scratch = mkdtempSync(path.join(tmpdir(), "saved-items-database-"));

@@ -6,8 +6,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import type pg from "pg";
 import { afterAll, afterEach, describe, expect, inject, test } from "vitest";
-import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/lib/database/migrations.server";
-import { createPool } from "~/lib/database/pool.server";
+import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/infrastructure/database/migrations.server";
+import { createPool } from "~/infrastructure/database/pool.server";
 import { createTestDatabase, type TestDatabase } from "@saved-items/sandbox/test-databases";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");

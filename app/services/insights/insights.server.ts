@@ -1,6 +1,6 @@
 import { clock } from "~/lib/clock";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {

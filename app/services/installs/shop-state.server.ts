@@ -1,6 +1,6 @@
 import prisma from "~/db.server";
-import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
-import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
+import { loadOrFallback, staleEntry } from "~/infrastructure/database/availability.server";
+import { bumpShopVersion, readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { planFor, type Plan, type PlanKey } from "~/services/plans";

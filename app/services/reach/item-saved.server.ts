@@ -1,5 +1,5 @@
 import { runAfterAnswer } from "~/lib/after-answer.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { writeLog } from "~/lib/json-log";
 import { countFlowTriggerDropped } from "~/lib/metrics.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";

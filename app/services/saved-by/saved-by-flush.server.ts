@@ -2,8 +2,8 @@ import prisma from "~/db.server";
 import { searchLagMs } from "~/config/env.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { LockUnavailableError, type HeldLocks } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import {
   isAccessDenied,
   platformRefusal,

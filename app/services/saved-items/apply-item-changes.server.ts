@@ -1,8 +1,8 @@
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { LockUnavailableError, type HeldLocks } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";

@@ -1,5 +1,5 @@
-import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { CoordinatorUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { countCacheLookup } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
 import type { Caller } from "./caller";
