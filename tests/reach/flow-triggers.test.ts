@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
 import { metricsRegistry } from "~/lib/metrics.server";
-import { CUSTOMER_RATE, ITEM_SAVED_WINDOW_MS, SHOP_RATE } from "~/services/reach/item-saved-rules";
+import { CUSTOMER_RATE, ITEM_SAVED_WINDOW_MS, SHOP_RATE } from "~/services/flow/item-saved-rules";
 import { action as setupAction, loader as setupLoader } from "~/routes/app.setup";
 import { TEST_ENV } from "../setup/test-env";
 import { loadAdmin, signedFlowLifecycle, signedWebhook } from "../support/admin";

@@ -10,7 +10,7 @@ import {
   assertStaffWithinRate,
   customerPlatformPoints,
 } from "~/services/usage/rate-limits.server";
-import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
+import { fireItemSavedAfterAnswer } from "~/services/flow/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
 import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
 import { ANONYMOUS_VIEWER, type Caller } from "./caller";
@@ -91,7 +91,7 @@ async function readAnonymously<Op extends OperationName>(
 
 /**
  * What follows a write once the caller has its answer: Flow's Item saved for the saves
- * (reach/item-saved) and the saved-by counts' marks for every change (saved-by/).
+ * (flow/item-saved) and the saved-by counts' marks for every change (saved-by/).
  */
 function announceSaves<Op extends OperationName>(
   caller: Caller,
