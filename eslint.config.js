@@ -19,6 +19,8 @@ const LAYERS = [
   { name: "infrastructure", paths: ["app/infrastructure", "app/db.server.ts"] },
   { name: "platform", paths: ["app/platform"] },
   { name: "services", paths: ["app/services"] },
+  // The operation API every channel serves: the catalogue and the dispatcher. Feature folders sit below it.
+  { name: "operations", paths: ["app/operations"] },
   { name: "edge", paths: ["app/edge", "app/shopify.server.ts"] },
   { name: "routes", paths: ["app/routes", "app/components", "app/root.tsx", "app/entry.server.tsx"] },
   { name: "server", paths: ["server"] },

@@ -28,6 +28,9 @@ describe("the linter's import rules", () => {
     ["app/db.server.ts", "~/services/plans"],
     ["app/platform/fixture.ts", "~/services/channels"],
     ["app/services/fixture.ts", "~/edge/route-table"],
+    ["app/services/saved-items/fixture.ts", "~/operations/dispatcher.server"],
+    ["app/services/flow/fixture.ts", "~/operations/operations"],
+    ["app/operations/fixture.ts", "~/edge/route-table"],
     ["app/services/fixture.ts", "~/shopify.server"],
     ["app/edge/fixture.ts", "~/entry.server"],
     ["app/routes/fixture.ts", "../../server/config"],
@@ -37,6 +40,8 @@ describe("the linter's import rules", () => {
 
   test.each([
     ["app/routes/fixture.ts", "~/services/plans"],
+    ["app/edge/fixture.ts", "~/operations/operations"],
+    ["app/operations/fixture.ts", "~/services/saved-items/reads.server"],
     ["app/edge/fixture.ts", "~/lib/errors"],
     ["app/lib/fixture.ts", "~/config/env.server"],
     ["app/infrastructure/jobs/fixture.ts", "~/lib/clock"],

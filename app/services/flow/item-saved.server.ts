@@ -3,7 +3,7 @@ import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator
 import { writeLog } from "~/lib/json-log";
 import { countFlowTriggerDropped } from "~/lib/metrics.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import type { SaveOperationResult } from "~/services/saved-items/schemas";
 import {
   FLOW_TRIGGER_HANDLES,

@@ -13,7 +13,7 @@ import {
 import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { deleteSavedByCounts, existingProducts, setSavedByCounts } from "~/services/records/saved-by.server";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import { activeSavers, SAVERS_PER_PAGE } from "~/services/records/savers.server";
 import {
   boundAfterCount,

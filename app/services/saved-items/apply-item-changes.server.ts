@@ -7,7 +7,7 @@ import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import { storageFullError } from "~/platform/metaobject-cap.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import { itemHandle, listDirectoryHandle, listHandle } from "./handles.server";
 import {
   indexAfterRefusals,

@@ -13,7 +13,7 @@ import {
   listLockKey,
   withWriteLocks,
 } from "./apply-item-changes.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
 import type {

@@ -5,7 +5,7 @@ import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator
 import { countCacheLookup } from "~/lib/metrics.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import {
   catalogueCard,
   itemCard,

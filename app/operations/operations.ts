@@ -11,7 +11,7 @@ import {
   SaveOperationResultSchema,
   SaveRequestSchema,
   ToggleRequestSchema,
-} from "./schemas";
+} from "~/services/saved-items/schemas";
 import {
   ShareCreateRequestSchema,
   SharedListQuerySchema,
@@ -19,7 +19,7 @@ import {
   ShareLinkSchema,
   ShareRevokeRequestSchema,
   ShareRevokeResultSchema,
-} from "./sharing-schemas";
+} from "~/services/saved-items/sharing-schemas";
 import {
   CreateListRequestSchema,
   DeleteListRequestSchema,
@@ -28,7 +28,7 @@ import {
   ListsResultSchema,
   RenameListRequestSchema,
   SavedListSchema,
-} from "./list-schemas";
+} from "~/services/saved-items/list-schemas";
 
 interface OperationEntry {
   method: "GET" | "POST";

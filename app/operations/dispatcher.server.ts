@@ -12,14 +12,18 @@ import {
 } from "~/services/usage/rate-limits.server";
 import { fireItemSavedAfterAnswer } from "~/services/flow/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
-import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
-import { ANONYMOUS_VIEWER, type Caller } from "./caller";
-import { identityKey } from "./handles.server";
-import { isSaved, listSaved } from "./reads.server";
-import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
-import { createList, deleteList, listLists, renameList } from "./named-lists.server";
+import {
+  applyItemChanges,
+  type ChangeOutcome,
+  type ItemChange,
+} from "~/services/saved-items/apply-item-changes.server";
+import { ANONYMOUS_VIEWER, type Caller } from "~/services/caller";
+import { identityKey } from "~/services/saved-items/handles.server";
+import { isSaved, listSaved } from "~/services/saved-items/reads.server";
+import { createShareLink, readSharedList, revokeShareLink } from "~/services/saved-items/sharing.server";
+import { createList, deleteList, listLists, renameList } from "~/services/saved-items/named-lists.server";
 import type { OperationInput, OperationName, OperationOutput } from "./operations";
-import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
+import type { BatchOperation, BatchResult, SaveOperationResult } from "~/services/saved-items/schemas";
 
 /** The operations that change a customer's lists, refused while the customer's records are being redacted. */
 const WRITES: ReadonlySet<OperationName> = new Set([
