@@ -22,19 +22,8 @@ import { identityKey } from "~/services/saved-items/handles.server";
 import { isSaved, listSaved } from "~/services/saved-items/reads.server";
 import { createShareLink, readSharedList, revokeShareLink } from "~/services/saved-items/sharing.server";
 import { createList, deleteList, listLists, renameList } from "~/services/saved-items/named-lists.server";
-import type { OperationInput, OperationName, OperationOutput } from "./operations";
+import { OPERATIONS, type OperationInput, type OperationName, type OperationOutput } from "./operations";
 import type { BatchOperation, BatchResult, SaveOperationResult } from "~/services/saved-items/schemas";
-
-/** The operations that change a customer's lists, refused while the customer's records are being redacted. */
-const WRITES: ReadonlySet<OperationName> = new Set([
-  "save",
-  "toggle",
-  "remove",
-  "batch",
-  "create-list",
-  "rename-list",
-  "delete-list",
-]);
 
 /**
  * The one entry point behind every channel: the customer's rate (and the staff member's, at the
@@ -57,7 +46,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
-  if (WRITES.has(operation)) await assertNotBeingRedacted(caller.shop, caller.customerGid);
+  if (OPERATIONS[operation].writes) await assertNotBeingRedacted(caller.shop, caller.customerGid);
   const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid, caller.staff);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
