@@ -9,7 +9,8 @@ import {
   startBulkQuery,
   type BulkOperationStatus,
 } from "~/platform/bulk-operations.server";
-import { createAggregator, type InsightsSummary } from "./aggregate";
+import type { InsightsSummary } from "~/services/records/insights-summary";
+import { createAggregator } from "./aggregate";
 import { readCatalogueEntries, type CatalogueEntry } from "./catalogue.server";
 import { readStoredInsights, writeStoredInsights } from "~/services/records/insights.server";
 import { saveItemsBulkQuery, toSaveItemLine } from "~/services/records/save-item-lines";

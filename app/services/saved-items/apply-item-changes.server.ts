@@ -46,7 +46,8 @@ import {
 } from "~/services/records/metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
-import { admitNewLists, tooManyListsError, type RemovedItems } from "./storage-bounds";
+import type { RemovedItems } from "~/services/records/stored-values";
+import { admitNewLists, tooManyListsError } from "./storage-bounds";
 import type { ItemAction } from "./transitions";
 import { sharedItemsChanged } from "./shared-page-cache.server";
 

@@ -40,13 +40,13 @@ import {
   writeNamedListRecords,
   type NamedListNode,
 } from "~/services/records/save-list.server";
+import { storedStrings } from "~/services/records/stored-values";
 import {
   assertListExists,
   decideCreateList,
   directoryWithout,
   listsSearchMissed,
   searchResultsShown,
-  storedStrings,
   type ListDirectory,
 } from "./named-lists";
 import { sharedLinksChanged } from "./shared-page-cache.server";

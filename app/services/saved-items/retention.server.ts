@@ -23,8 +23,8 @@ import {
   writeRemovedItems,
   type RetainedListNode,
 } from "~/services/records/save-list.server";
-import { storedStrings } from "./named-lists";
-import { parseRemovedItems, planRetention, type RemovedItems, type RetainedList } from "./storage-bounds";
+import { parseRemovedItems, storedStrings, type RemovedItems } from "~/services/records/stored-values";
+import { planRetention, type RetainedList } from "./storage-bounds";
 
 /**
  * Retention (docs/decisions/0017-bounded-storage.md): removed items, and lists deleted or left
