@@ -26,6 +26,39 @@ const LAYERS = [
   { name: "server", paths: ["server"] },
 ];
 
+/**
+ * The feature folders of app/services, bottom first: a folder imports only those below it, so no
+ * arrow runs back up inside the services layer. The files at app/services/ itself (plans, channels,
+ * the caller) sit below every folder. tests/architecture checks that every folder is listed.
+ */
+export const SERVICE_FOLDERS = [
+  "installs",
+  "direct-access",
+  "usage",
+  "billing",
+  "records",
+  "saved-items",
+  "compliance",
+  "insights",
+  "saved-by",
+  "flow",
+  "merchant-pages",
+];
+
+const serviceFolder = (name) => `app/services/${name}`;
+const serviceZones = [
+  {
+    target: "app/services/*.*",
+    from: SERVICE_FOLDERS.map(serviceFolder),
+    message: "The files at app/services/ sit below every feature folder (eslint.config.js, SERVICE_FOLDERS).",
+  },
+  ...SERVICE_FOLDERS.slice(0, -1).map((name, index) => ({
+    target: serviceFolder(name),
+    from: SERVICE_FOLDERS.slice(index + 1).map(serviceFolder),
+    message: `services/${name} imports only the feature folders below it in SERVICE_FOLDERS (eslint.config.js).`,
+  })),
+];
+
 const layerZones = LAYERS.slice(0, -1).map((layer, index) => ({
   target: layer.paths,
   from: LAYERS.slice(index + 1).flatMap((above) => above.paths),
@@ -77,6 +110,7 @@ export default tseslint.config(
         {
           zones: [
             ...layerZones,
+            ...serviceZones,
             {
               target: ["!(tests)/**/*", "*.*"],
               from: "tests",

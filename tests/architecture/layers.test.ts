@@ -1,10 +1,12 @@
 // The house rules of docs/architecture.md are the linter's (eslint.config.js: import-x's
 // no-restricted-paths and no-cycle), run by `npm run lint`. This proves the configuration still
 // refuses each kind of violation, so a rule switched off or a layer mistyped fails here.
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
+import { SERVICE_FOLDERS } from "../../eslint.config.js";
 
 let eslint: ESLint;
 
@@ -88,6 +90,32 @@ describe("the linter's import rules", () => {
     ["tests/fixture.ts", "@saved-items/sandbox/config"],
   ])("%s may import %s", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
+  });
+
+  test.each([
+    ["app/services/records/fixture.ts", "~/services/saved-items/schemas"],
+    ["app/services/saved-items/fixture.ts", "~/services/flow/item-saved.server"],
+    ["app/services/saved-items/fixture.ts", "../compliance/pending-redactions.server"],
+    ["app/services/installs/fixture.ts", "~/services/usage/monthly-budget.server"],
+    ["app/services/fixture.ts", "~/services/installs/shop-state.server"],
+  ])("%s may not import %s, a feature folder above it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test.each([
+    ["app/services/flow/fixture.ts", "~/services/saved-items/contexts"],
+    ["app/services/saved-items/fixture.ts", "~/services/records/fields"],
+    ["app/services/saved-items/fixture.ts", "./reads.server"],
+    ["app/services/records/fixture.ts", "~/services/caller"],
+  ])("%s may import %s, below it or beside it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
+  });
+
+  test("every feature folder of app/services has its place in SERVICE_FOLDERS", () => {
+    const folders = readdirSync(path.join(repoRoot, "app/services"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect([...SERVICE_FOLDERS].sort()).toEqual(folders.sort());
   });
 
   test("two modules that import each other are a circle", async () => {
