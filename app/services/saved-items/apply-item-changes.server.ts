@@ -1,7 +1,6 @@
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError, type HeldLocks } from "~/infrastructure/coordination/coordinator.server";
-import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import type { HeldLocks } from "~/infrastructure/coordination/coordinator.server";
 import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
@@ -9,6 +8,7 @@ import { annotateRequest } from "~/lib/request-context.server";
 import { storageFullError } from "~/platform/metaobject-cap.server";
 import type { Caller } from "~/services/caller";
 import { itemHandle, listDirectoryHandle, listHandle } from "./handles.server";
+import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
 import {
   indexAfterRefusals,
   planChanges,
@@ -81,37 +81,6 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
     [...contexts.map((context) => listLockKey(caller, context)), directoryLockKey(caller)],
     (held) => applyLocked(caller, changes, contexts, held, {}),
   );
-}
-
-/** The lock every writer of one of a customer's lists holds, item writes and list operations alike. */
-export function listLockKey(caller: Pick<Caller, "shop" | "customerGid">, context: string): string {
-  return `list:${caller.shop}/${listHandle(caller.customerGid, context)}`;
-}
-
-/**
- * The lock of the customer's directory (save_list_directory), held by whatever may make or drop a
- * list, so the lists the bound counts are exact (docs/decisions/0017-bounded-storage.md).
- */
-export function directoryLockKey(caller: Pick<Caller, "shop" | "customerGid">): string {
-  return `lists:${caller.shop}/${listDirectoryHandle(caller.customerGid)}`;
-}
-
-/** Runs `work` holding the locks (across instances); locks that cannot be had are a retryable INTERNAL_ERROR. */
-export async function withWriteLocks<T>(keys: string[], work: (held: HeldLocks) => Promise<T>): Promise<T> {
-  try {
-    return await getCoordinator().withLocks(keys, work);
-  } catch (error) {
-    if (error instanceof LockUnavailableError) {
-      throw new ServiceError(
-        "INTERNAL_ERROR",
-        "The list is busy or the service cannot coordinate right now; retry shortly",
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
-  }
 }
 
 interface ListWork {

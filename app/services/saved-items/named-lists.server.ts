@@ -5,14 +5,8 @@ import { platformRefusal } from "~/platform/admin-graphql.server";
 import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { retentionWindowMs } from "~/config/env.server";
-import {
-  applyItemChangesLocked,
-  directoryLockKey,
-  indexFromSearch,
-  isoSeconds,
-  listLockKey,
-  withWriteLocks,
-} from "./apply-item-changes.server";
+import { applyItemChangesLocked, indexFromSearch, isoSeconds } from "./apply-item-changes.server";
+import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
 import type { Caller } from "~/services/caller";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";

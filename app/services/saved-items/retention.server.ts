@@ -9,7 +9,7 @@ import { periodicSweep } from "~/lib/periodic-sweep.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { createBucketPacer, pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { directoryLockKey, listLockKey } from "./apply-item-changes.server";
+import { directoryLockKey, listLockKey } from "./list-locks.server";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
 import { getListStateStore } from "./list-state-store.server";
