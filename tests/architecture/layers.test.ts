@@ -97,7 +97,7 @@ describe("the linter's import rules", () => {
     ["app/services/saved-items/fixture.ts", "~/services/flow/item-saved.server"],
     ["app/services/saved-items/fixture.ts", "../compliance/pending-redactions.server"],
     ["app/services/installs/fixture.ts", "~/services/usage/monthly-budget.server"],
-    ["app/services/plans.ts", "~/services/installs/shop-state.server"],
+    ["app/services/caller.ts", "~/services/installs/shop-state.server"],
   ])("%s may not import %s, a feature folder above it", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
   });
