@@ -14,12 +14,50 @@ import tseslint from "typescript-eslint";
  */
 const LAYERS = [
   { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
-  { name: "database", paths: ["app/db.server.ts", "app/infrastructure"] },
+  // The Redis coordinator, the embedded PostgreSQL server, the pools and the app's one database: what
+  // the app stands on, not leaf utilities. The whole folder, whatever new part it gains.
+  { name: "infrastructure", paths: ["app/infrastructure", "app/db.server.ts"] },
   { name: "platform", paths: ["app/platform"] },
   { name: "services", paths: ["app/services"] },
+  // The operation API every channel serves: the catalogue and the dispatcher. Feature folders sit below it.
+  { name: "operations", paths: ["app/operations"] },
   { name: "edge", paths: ["app/edge", "app/shopify.server.ts"] },
   { name: "routes", paths: ["app/routes", "app/components", "app/root.tsx", "app/entry.server.tsx"] },
   { name: "server", paths: ["server"] },
+];
+
+/**
+ * The feature folders of app/services, bottom first: a folder imports only those below it, so no
+ * arrow runs back up inside the services layer. The vocabulary every folder shares (plans,
+ * channels, the caller) sits below them all; other files at app/services/ itself may compose the
+ * folders. tests/architecture checks that every folder is listed.
+ */
+export const SERVICE_FOLDERS = [
+  "installs",
+  "direct-access",
+  "usage",
+  "billing",
+  "records",
+  "saved-items",
+  "compliance",
+  "insights",
+  "saved-by",
+  "flow",
+  "merchant-pages",
+];
+
+const serviceFolder = (name) => `app/services/${name}`;
+const serviceZones = [
+  {
+    target: ["app/services/plans.ts", "app/services/channels.ts", "app/services/caller.ts"],
+    from: SERVICE_FOLDERS.map(serviceFolder),
+    message: "Plans, channels and the caller sit below every feature folder (eslint.config.js, SERVICE_FOLDERS).",
+  },
+  ...SERVICE_FOLDERS.slice(0, -1).map((name, index) => ({
+    target: serviceFolder(name),
+    from: SERVICE_FOLDERS.slice(index + 1).map(serviceFolder),
+    message: `services/${name} imports only the feature folders below it in SERVICE_FOLDERS (eslint.config.js).`,
+  })),
 ];
 
 const layerZones = LAYERS.slice(0, -1).map((layer, index) => ({
@@ -73,6 +111,7 @@ export default tseslint.config(
         {
           zones: [
             ...layerZones,
+            ...serviceZones,
             {
               target: ["!(tests)/**/*", "*.*"],
               from: "tests",

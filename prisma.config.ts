@@ -5,7 +5,7 @@ import { databaseTarget } from "./app/config/database-url";
 
 // The JS schema engine and a driver adapter let the CLI run with no downloaded engine binary. Of the
 // CLI, `migrate diff` is what we rely on; migrations are applied by our own runner
-// (app/lib/database/migrations.server.ts, `npm run db:migrate`).
+// (app/infrastructure/database/migrations.server.ts, `npm run db:migrate`).
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",

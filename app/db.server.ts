@@ -2,9 +2,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type pg from "pg";
 import { databaseTarget } from "./config/database-url";
-import { provideCoordinationDatabase } from "./lib/coordination/shared-coordinator.server";
-import { startEmbeddedPostgres, stopOnTermination, type EmbeddedPostgres } from "./lib/database/embedded.server";
-import { createPool } from "./lib/database/pool.server";
+import { provideCoordinationDatabase } from "./infrastructure/coordination/shared-coordinator.server";
+import {
+  startEmbeddedPostgres,
+  stopOnTermination,
+  type EmbeddedPostgres,
+} from "./infrastructure/database/embedded.server";
+import { createPool } from "./infrastructure/database/pool.server";
 
 interface Database {
   prisma: PrismaClient;

@@ -7,12 +7,12 @@ import { databaseTarget } from "~/config/database-url";
 import prisma, { pool } from "~/db.server";
 import { isApiPath } from "~/edge/route-table";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
-import { applyMigrations } from "~/lib/database/migrations.server";
+import { applyMigrations } from "~/infrastructure/database/migrations.server";
 import { ENVELOPE_HEADERS, errorEnvelope } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { errorFields, redactSecrets, writeLog } from "~/lib/json-log";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { readiness as readinessOf } from "~/lib/readiness.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { readiness as readinessOf } from "~/infrastructure/readiness.server";
 import { startBackgroundJobs, stopBackgroundJobs } from "~/services/background-jobs.server";
 import { releaseUsageLeases } from "~/services/usage/monthly-budget.server";
 import { addDocumentResponseHeaders } from "./shopify.server";
@@ -27,7 +27,7 @@ export { BODY_SIGNATURE_HEADER, bodySignatureCheck } from "~/edge/front-doors/bo
 export { withResourceMethods } from "~/edge/resource-methods.server";
 export { answerProxyQuery } from "~/edge/operation-route.server";
 
-/** Whether this instance can serve (GET /readyz): see lib/readiness.server.ts. */
+/** Whether this instance can serve (GET /readyz): see infrastructure/readiness.server.ts. */
 export const readiness = () => readinessOf(pool);
 
 /**

@@ -2,9 +2,9 @@
 // the code's migrations. The app migrates an embedded database itself whenever it opens one; a
 // PostgreSQL server is migrated by this command, before the release that needs it starts.
 import { databaseTarget } from "../app/config/database-url";
-import { startEmbeddedPostgres } from "../app/lib/database/embedded.server";
-import { applyMigrations } from "../app/lib/database/migrations.server";
-import { createPool } from "../app/lib/database/pool.server";
+import { startEmbeddedPostgres } from "../app/infrastructure/database/embedded.server";
+import { applyMigrations } from "../app/infrastructure/database/migrations.server";
+import { createPool } from "../app/infrastructure/database/pool.server";
 
 const target = databaseTarget();
 if (target.kind === "embedded") {

@@ -1,12 +1,12 @@
 import type { DirectChannel, PlanChannel } from "~/services/channels";
-import type { OperationName } from "~/services/saved-items/operations";
+import type { OperationName } from "~/operations/operations";
 
 /** Where the platform's app proxy forwards the storefront's calls, and where the direct channels call. */
 const PROXY_ROOT = "/proxy";
 const DIRECT_ROOT = "/api";
 
 /**
- * Where each channel serves the operation catalogue (services/saved-items/operations.ts): one
+ * Where each channel serves the operation catalogue (operations/operations.ts): one
  * param route per namespace (routes/<namespace>.$operation.ts), so an operation is added to the
  * catalogue and appears on every channel, in the API document and in the tests' router at once.
  */

@@ -11,7 +11,7 @@ import { readLowStockThreshold } from "~/services/installs/shop-state.server";
 import { buildSetupGuide } from "~/services/merchant-pages/setup-guide.server";
 import { readStorageUsage } from "~/services/merchant-pages/storage-usage.server";
 import { savedByStatus } from "~/services/saved-by/saved-by-grant.server";
-import { flowTriggerStatuses } from "~/services/reach/flow-triggers.server";
+import { flowTriggerStatuses } from "~/services/flow/flow-triggers.server";
 
 export const meta = pageTitle("Setup");
 

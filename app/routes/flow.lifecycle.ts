@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { FlowCallbackRefused, requireFlowLifecycleCallback } from "~/edge/front-doors/flow-callback.server";
-import { recordFlowTriggerUse } from "~/services/reach/flow-triggers.server";
+import { recordFlowTriggerUse } from "~/services/flow/flow-triggers.server";
 
 // Flow's trigger lifecycle callback (extensions/flow-trigger-lifecycle): a merchant enabled or
 // disabled the last workflow starting with one of our triggers. Flow refuses to enable the

@@ -1,5 +1,5 @@
 import { parsedWebhookAction } from "~/edge/parsed-webhook.server";
-import { handleInventoryLevelUpdate, InventoryLevelUpdatePayloadSchema } from "~/services/reach/product-changes.server";
+import { handleInventoryLevelUpdate, InventoryLevelUpdatePayloadSchema } from "~/services/flow/product-changes.server";
 
 /** inventory_levels/update: restocks of saved items, for Flow (docs/reach.md). */
 export const action = parsedWebhookAction(

@@ -1,6 +1,6 @@
 import { startJobs, stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { redactionJob } from "./compliance/redaction-sweeps.server";
-import { fanOutResumeJob } from "./reach/fan-outs.server";
+import { fanOutResumeJob } from "./flow/fan-outs.server";
 import { savedByFlushJob, savedByRecountJob } from "./saved-by/saved-by-sweeps.server";
 import { retentionJob } from "./saved-items/retention.server";
 

@@ -1,10 +1,12 @@
 // The house rules of docs/architecture.md are the linter's (eslint.config.js: import-x's
 // no-restricted-paths and no-cycle), run by `npm run lint`. This proves the configuration still
 // refuses each kind of violation, so a rule switched off or a layer mistyped fails here.
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
+import { SERVICE_FOLDERS } from "../../eslint.config.js";
 
 let eslint: ESLint;
 
@@ -22,10 +24,15 @@ describe("the linter's import rules", () => {
 
   test.each([
     ["app/lib/fixture.ts", "~/db.server"],
+    ["app/lib/fixture.ts", "~/infrastructure/coordination/shared-coordinator.server"],
+    ["app/infrastructure/jobs/fixture.ts", "~/platform/api-versions"],
     ["app/lib/fixture.ts", "~/platform/api-versions"],
     ["app/db.server.ts", "~/services/plans"],
     ["app/platform/fixture.ts", "~/services/channels"],
     ["app/services/fixture.ts", "~/edge/route-table"],
+    ["app/services/saved-items/fixture.ts", "~/operations/dispatcher.server"],
+    ["app/services/flow/fixture.ts", "~/operations/operations"],
+    ["app/operations/fixture.ts", "~/edge/route-table"],
     ["app/services/fixture.ts", "~/shopify.server"],
     ["app/edge/fixture.ts", "~/entry.server"],
     ["app/routes/fixture.ts", "../../server/config"],
@@ -35,8 +42,12 @@ describe("the linter's import rules", () => {
 
   test.each([
     ["app/routes/fixture.ts", "~/services/plans"],
+    ["app/edge/fixture.ts", "~/operations/operations"],
+    ["app/operations/fixture.ts", "~/services/saved-items/reads.server"],
     ["app/edge/fixture.ts", "~/lib/errors"],
     ["app/lib/fixture.ts", "~/config/env.server"],
+    ["app/infrastructure/jobs/fixture.ts", "~/lib/clock"],
+    ["app/platform/fixture.ts", "~/infrastructure/database/availability.server"],
     ["server/fixture.ts", "../app/lib/envelope"],
   ])("%s may import %s, below it", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
@@ -79,6 +90,32 @@ describe("the linter's import rules", () => {
     ["tests/fixture.ts", "@saved-items/sandbox/config"],
   ])("%s may import %s", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
+  });
+
+  test.each([
+    ["app/services/records/fixture.ts", "~/services/saved-items/schemas"],
+    ["app/services/saved-items/fixture.ts", "~/services/flow/item-saved.server"],
+    ["app/services/saved-items/fixture.ts", "../compliance/pending-redactions.server"],
+    ["app/services/installs/fixture.ts", "~/services/usage/monthly-budget.server"],
+    ["app/services/caller.ts", "~/services/installs/shop-state.server"],
+  ])("%s may not import %s, a feature folder above it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(["import-x/no-restricted-paths"]);
+  });
+
+  test.each([
+    ["app/services/flow/fixture.ts", "~/services/saved-items/contexts"],
+    ["app/services/saved-items/fixture.ts", "~/services/records/fields"],
+    ["app/services/saved-items/fixture.ts", "./reads.server"],
+    ["app/services/records/fixture.ts", "~/services/caller"],
+  ])("%s may import %s, below it or beside it", async (file, specifier) => {
+    expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);
+  });
+
+  test("every feature folder of app/services has its place in SERVICE_FOLDERS", () => {
+    const folders = readdirSync(path.join(repoRoot, "app/services"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect([...SERVICE_FOLDERS].sort()).toEqual(folders.sort());
   });
 
   test("two modules that import each other are a circle", async () => {

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "vitest";
 import { planChanges, readsNeeded, type Knowledge, type PlannedChange } from "~/services/saved-items/item-planner";
 import type { KnownItem } from "~/services/saved-items/list-state";
-import { MAX_STORED_ITEMS_PER_LIST, type RemovedItems } from "~/services/saved-items/storage-bounds";
+import type { RemovedItems } from "~/services/records/stored-values";
+import { MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import type { ItemAction } from "~/services/saved-items/transitions";
 
 const SAVED_AT = "2026-11-25T10:00:00Z";

@@ -2,7 +2,7 @@
 // reader looked at, never over a write made since, nor over a state that was dropped meanwhile.
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, test } from "vitest";
-import { createRedisCoordinator } from "~/lib/coordination/redis-coordinator.server";
+import { createRedisCoordinator } from "~/infrastructure/coordination/redis-coordinator.server";
 import { clearProcessCaches } from "~/lib/process-caches.server";
 import { currentState, type ListState } from "~/services/saved-items/list-state";
 import {

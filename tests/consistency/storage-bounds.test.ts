@@ -6,10 +6,10 @@ import {
   MAX_LISTS_PER_CUSTOMER,
   MAX_STORED_ITEMS_PER_CUSTOMER,
   MAX_STORED_ITEMS_PER_LIST,
-  parseRemovedItems,
   planRetention,
   type RetainedList,
 } from "~/services/saved-items/storage-bounds";
+import { parseRemovedItems } from "~/services/records/stored-values";
 
 const DAY = 86_400_000;
 const CUTOFF = Date.parse("2026-11-01T00:00:00Z");

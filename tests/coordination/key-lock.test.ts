@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
-import { createKeyLocks } from "~/lib/coordination/key-lock.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { createKeyLocks } from "~/infrastructure/coordination/key-lock.server";
 
 // The waits are read from performance.now() and bounded with setTimeout: both run on the test's clock.
 beforeEach(() => {

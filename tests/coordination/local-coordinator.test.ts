@@ -1,4 +1,4 @@
-import { createLocalCoordinator } from "~/lib/coordination/local-coordinator.server";
+import { createLocalCoordinator } from "~/infrastructure/coordination/local-coordinator.server";
 import { describeCoordinatorContract } from "../support/coordinator-contract";
 
 describeCoordinatorContract("local", createLocalCoordinator);

@@ -4,11 +4,11 @@
 // under a permit kept there (decision 0026), beside the one without in the same run.
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import type { Coordinator } from "~/lib/coordination/coordinator.server";
-import { createFallbackStore } from "~/lib/coordination/fallback-store.server";
-import { createLocalCoordinator } from "~/lib/coordination/local-coordinator.server";
-import { createPool } from "~/lib/database/pool.server";
-import { createRedisCoordinator } from "~/lib/coordination/redis-coordinator.server";
+import type { Coordinator } from "~/infrastructure/coordination/coordinator.server";
+import { createFallbackStore } from "~/infrastructure/coordination/fallback-store.server";
+import { createLocalCoordinator } from "~/infrastructure/coordination/local-coordinator.server";
+import { createPool } from "~/infrastructure/database/pool.server";
+import { createRedisCoordinator } from "~/infrastructure/coordination/redis-coordinator.server";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
 
 const calls = Number(process.argv[2] ?? 2_000);

@@ -10,9 +10,12 @@ import {
   LockLostError,
   LockUnavailableError,
   type Coordinator,
-} from "~/lib/coordination/coordinator.server";
+} from "~/infrastructure/coordination/coordinator.server";
 import { clock } from "~/lib/clock";
-import { createRedisCoordinator, type RedisCoordinatorOptions } from "~/lib/coordination/redis-coordinator.server";
+import {
+  createRedisCoordinator,
+  type RedisCoordinatorOptions,
+} from "~/infrastructure/coordination/redis-coordinator.server";
 import { describeCoordinatorContract } from "../support/coordinator-contract";
 import { createRelay } from "../support/relay";
 import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";

@@ -13,8 +13,8 @@ async function load(env: Partial<Record<(typeof VARIABLES)[number], string>>) {
   vi.resetModules();
   for (const name of VARIABLES) delete process.env[name];
   Object.assign(process.env, env);
-  const shared = await import("~/lib/coordination/shared-coordinator.server");
-  const versions = await import("~/lib/coordination/shop-version.server");
+  const shared = await import("~/infrastructure/coordination/shared-coordinator.server");
+  const versions = await import("~/infrastructure/coordination/shop-version.server");
   // Gives the coordinator its database, as when the app opens it.
   await import("~/db.server");
   return { coordinator: shared.getCoordinator(), ...versions };

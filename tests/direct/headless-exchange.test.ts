@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
-import { bumpShopVersion } from "~/lib/coordination/shop-version.server";
+import { bumpShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { PLATFORM_TIMEOUT_MS } from "~/platform/platform-fetch.server";
 import { PLANS } from "~/services/plans";
 import { monthlyUsage } from "~/services/usage/monthly-budget.server";

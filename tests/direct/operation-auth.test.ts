@@ -1,7 +1,7 @@
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
-import { bumpShopVersion } from "~/lib/coordination/shop-version.server";
+import { bumpShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { recordShopUninstalled } from "~/services/installs/shop-records.server";
 import { storeShopPlan } from "~/services/installs/shop-state.server";
 import { clock } from "~/lib/clock";

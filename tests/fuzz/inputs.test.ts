@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { EXCHANGE_PATHS, operationPath } from "~/edge/route-table";
 import { ERROR_CODES } from "~/lib/errors";
 import { CHANNELS, type Channel } from "~/services/channels";
-import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/operations/operations";
 import { SNAPSHOT_LIMITS } from "~/services/saved-items/schemas";
 import { TEST_ENV } from "../support/test-env";
 import { DEMO_SHOP, sendToApp } from "../support/app";

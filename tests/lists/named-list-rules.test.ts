@@ -7,8 +7,8 @@ import {
   directoryWithout,
   listsSearchMissed,
   searchResultsShown,
-  storedStrings,
 } from "~/services/saved-items/named-lists";
+import { storedStrings } from "~/services/records/stored-values";
 
 const RETENTION_MS = 30 * 86_400_000;
 /** A directory whose named lists are `named` and whose stored lists are those and `others`. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { isServiceError } from "~/lib/errors";
-import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
+import { dispatchSavedItems } from "~/operations/dispatcher.server";
 import { MAX_BATCH_OPERATIONS } from "~/services/saved-items/schemas";
 import { CHANNELS, type Channel } from "~/services/channels";
 import { PLAN_KEYS, PLANS, type PlanKey } from "~/services/plans";

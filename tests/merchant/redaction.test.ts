@@ -4,6 +4,7 @@
 import { http } from "msw";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import db from "~/db.server";
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/operations/operations";
 import { runDueRedactions } from "~/services/compliance/pending-redactions.server";
 import { deliverWebhook } from "../support/admin";
 import { callProxy, givenShop, proxyRequest, sendToApp } from "../support/app";
@@ -52,6 +53,23 @@ const redact = (shop: string, customerId: string) =>
     shop,
     payload: { shop_id: 1, shop_domain: shop, customer: { id: Number(customerId) }, orders_to_redact: [] },
   });
+
+/** A valid query (GET) or body (POST) of each operation, on Alice's lists. */
+const VALID_INPUTS: Record<OperationName, Record<string, unknown>> = {
+  save: aSaveRequest({ entityGid: "gid://shopify/Product/20" }),
+  toggle: aSaveRequest({ entityGid: "gid://shopify/Product/21" }),
+  remove: identityQuery({ entityGid: "gid://shopify/Product/1" }),
+  batch: { operations: [{ action: "save", ...aSaveRequest({ entityGid: "gid://shopify/Product/22" }) }] },
+  list: { context: "wishlist" },
+  "is-saved": identityQuery(),
+  "share-create": { context: "wishlist", displayName: "Ana" },
+  "share-revoke": { context: "wishlist" },
+  "shared-list": { token: "A".repeat(43) },
+  lists: {},
+  "create-list": { name: "Gifts", context: "presents" },
+  "rename-list": { context: "gifts", name: "Gifts" },
+  "delete-list": { context: "gifts" },
+};
 
 /** Alice saves three products in two lists and Bob one, with the search lagging the writes. */
 async function givenFreshSaves(): Promise<string> {
@@ -181,6 +199,23 @@ describe("customers/redact while the platform's search lags", () => {
     expect((await save(shop, ALICE, 13)).status).toBe(200);
   });
 
+  test("the operations the catalogue flags as writing, and only those, are refused while it is pending", async () => {
+    const shop = await givenFreshSaves();
+    vi.spyOn(console, "info").mockImplementation(() => {});
+    await redact(shop, ALICE);
+
+    const refused: OperationName[] = [];
+    for (const operation of OPERATION_NAMES) {
+      const input = VALID_INPUTS[operation];
+      const call =
+        OPERATIONS[operation].method === "GET" ? { query: input as Record<string, string> } : { body: input };
+      const { body } = await callProxy(`/proxy/api/${operation}`, { shop, customerId: ALICE, ...call });
+      if (body.error?.code === "RATE_LIMITED") refused.push(operation);
+    }
+    expect(refused).toEqual(OPERATION_NAMES.filter((operation) => OPERATIONS[operation].writes));
+    expect(refused).toContain("save");
+  });
+
   test("a save admitted just before the redaction, whose write lands after its first pass, does not survive", async () => {
     const shop = await givenFreshSaves();
     loggedLines();
@@ -253,7 +288,7 @@ describe("a pending customer redaction across a restart", () => {
         import("~/entry.server"),
         import("~/services/compliance/redaction-sweeps.server"),
         import("~/services/saved-by/saved-by-sweeps.server"),
-        import("~/lib/coordination/shared-coordinator.server"),
+        import("~/infrastructure/coordination/shared-coordinator.server"),
       ]);
       advanceTime(aheadMs, clock);
       await entry.prepare();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import db from "~/db.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { loadOfflineSession } from "~/platform/offline-sessions.server";
 import { afterAuth } from "~/shopify.server";
 import { deliverWebhook, reinstall, signedWebhook, webhookUri } from "../support/admin";

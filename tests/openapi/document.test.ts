@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "~/lib/errors";
 import { DIRECT_ROUTES, PROXY_ONLY_ERROR_CODES, UNROUTED_ERROR_CODES } from "~/edge/openapi/direct-routes";
 import { EXCHANGE_PATHS, OPERATION_NAMESPACES, operationPath } from "~/edge/route-table";
-import { OPERATION_NAMES } from "~/services/saved-items/operations";
+import { OPERATION_NAMES } from "~/operations/operations";
 import { buildOpenApiDocument, getOpenApiDocument } from "~/edge/openapi/document.server";
 import { loader } from "~/routes/api.openapi[.]json";
 import { APP_URL, sendToApp } from "../support/app";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { z } from "zod";
 import { HeadlessExchangeRequestSchema } from "~/services/direct-access/schemas";
-import { OPERATIONS, type OperationName } from "~/services/saved-items/operations";
+import { OPERATIONS, type OperationName } from "~/operations/operations";
 import { DEMO_SHOP } from "../support/app";
 import { CUSTOMER, STOREFRONT_TOKEN } from "../support/direct";
 import { aSaveRequest, anIdentity, identityQuery } from "../support/fixtures";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterEach, expect, test } from "vitest";
 import { loader as setupLoader } from "~/routes/app.setup";
-import { FLOW_TRIGGER_HANDLES } from "~/services/reach/flow-triggers.server";
+import { FLOW_TRIGGER_HANDLES } from "~/services/flow/flow-triggers.server";
 import { flowTriggerHandles } from "@saved-items/sandbox/flow-triggers";
 import { TEST_ENV } from "../support/test-env";
 import { loadAdmin } from "../support/admin";

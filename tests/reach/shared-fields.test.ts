@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from "vitest";
-import { claimOnce, readSharedField, updateSharedField } from "~/lib/coordination/shared-fields.server";
+import { claimOnce, readSharedField, updateSharedField } from "~/infrastructure/coordination/shared-fields.server";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,6 +1,6 @@
 // The decision behind the stock and price triggers: one observation of a variant against the last seen.
 import { describe, expect, test } from "vitest";
-import { variantChanges } from "~/services/reach/variant-changes";
+import { variantChanges } from "~/services/flow/variant-changes";
 
 const V = "gid://shopify/ProductVariant/1";
 const triggersOf = (before: { inventory?: number; price?: number } | undefined, seen: object, threshold?: number) =>

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, inject, test, vi } f
 import { createTestDatabase, everyKindOfTestDatabases, type TestDatabase } from "@saved-items/sandbox/test-databases";
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from "~/config/database-url";
 import db from "~/db.server";
-import { CONNECT_TIMEOUT_MS, createPool } from "~/lib/database/pool.server";
+import { CONNECT_TIMEOUT_MS, createPool } from "~/infrastructure/database/pool.server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "saved-items-database-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

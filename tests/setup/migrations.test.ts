@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import type pg from "pg";
 import { repoRoot } from "@saved-items/sandbox/config";
 import { afterAll, afterEach, describe, expect, inject, test } from "vitest";
-import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/lib/database/migrations.server";
-import { createPool } from "~/lib/database/pool.server";
+import { applyMigrations, checkMigrationsApplied, readMigrations } from "~/infrastructure/database/migrations.server";
+import { createPool } from "~/infrastructure/database/pool.server";
 import {
   createTestDatabase,
   everyKindOfTestDatabases,

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Coordinator } from "~/lib/coordination/coordinator.server";
+import type { Coordinator } from "~/infrastructure/coordination/coordinator.server";
 
 export function describeCoordinatorContract(name: string, create: () => Coordinator): void {
   describe(`${name}: the Coordinator contract`, () => {

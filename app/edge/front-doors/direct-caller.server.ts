@@ -1,5 +1,5 @@
 import { ServiceError } from "~/lib/errors";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
 import type { DirectChannel } from "~/services/channels";
 import { verifyDirectAccessToken } from "~/services/direct-access/direct-token.server";

@@ -8,7 +8,7 @@ import {
   verifyExtensionSessionToken,
 } from "~/services/direct-access/customer-account-session.server";
 import { CUSTOMER_GID_PATTERN } from "~/services/direct-access/direct-token.server";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import { requestUrl } from "../request-input.server";
 
 /** The query parameter naming the customer chosen in POS. */

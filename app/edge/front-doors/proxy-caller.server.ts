@@ -4,7 +4,7 @@ import { ServiceError } from "~/lib/errors";
 import { offlineAdminClient } from "~/platform/admin-graphql.server";
 import { requireOfflineSession } from "~/platform/offline-sessions.server";
 import { SHOP_DOMAIN_PATTERN } from "~/services/channels";
-import { ANONYMOUS_VIEWER, type Caller } from "~/services/saved-items/caller";
+import { ANONYMOUS_VIEWER, type Caller } from "~/services/caller";
 import { requestUrl } from "../request-input.server";
 import { verifyProxyRequest } from "./proxy-signature.server";
 

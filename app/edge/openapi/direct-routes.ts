@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "~/lib/errors";
 import { DirectAccessGrantSchema, HeadlessExchangeRequestSchema } from "~/services/direct-access/schemas";
-import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/services/saved-items/operations";
+import { OPERATION_NAMES, OPERATIONS, type OperationName } from "~/operations/operations";
 import type { DirectChannel } from "~/services/channels";
 import { EXCHANGE_PATHS, operationPath } from "../route-table";
 

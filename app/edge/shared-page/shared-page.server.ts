@@ -1,7 +1,7 @@
 import { ServiceError } from "~/lib/errors";
 import type { AppLoadContext } from "@remix-run/node";
 import { annotateRequest } from "~/lib/request-context.server";
-import { dispatchSavedItems } from "~/services/saved-items/dispatcher.server";
+import { dispatchSavedItems } from "~/operations/dispatcher.server";
 import { MAX_SHARED_LIST_LIMIT, SHARE_TOKEN_PATTERN } from "~/services/saved-items/sharing-schemas";
 import { assertSharedPageViewerWithinRate } from "~/services/usage/rate-limits.server";
 import { errorResponse } from "../envelope.server";

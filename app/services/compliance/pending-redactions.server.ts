@@ -1,11 +1,11 @@
 import { errorFields, writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
-import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
+import { loadOrFallback, staleEntry } from "~/infrastructure/database/availability.server";
 import { searchLagMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { CoordinatorUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { isServiceError, ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";

@@ -1,8 +1,8 @@
 import { writeLog } from "~/lib/json-log";
 import { isIPv6 } from "node:net";
 import { clock } from "~/lib/clock";
-import type { TokenBucketRule, TokenDecision } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import type { TokenBucketRule, TokenDecision } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 

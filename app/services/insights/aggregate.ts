@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
+import type { InsightsSummary } from "~/services/records/insights-summary";
 import type { SaveItemLine } from "~/services/records/save-item-lines";
 
 export const HISTORY_DAYS = 90;
@@ -10,45 +10,6 @@ export const MOVES_DAYS = 30;
 export const LISTS_BUCKETS = 4;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
-
-/**
- * What the app keeps of a shop's saved items: counts only, no customer identity. Stored on the
- * platform (see app/services/records/insights.server.ts) and read by the Insights page.
- */
-export const InsightsSummarySchema = z.object({
-  computedAt: z.string(),
-  /** The bulk operation it was made from, so finishing the same refresh twice does the work once. */
-  operation: z.string(),
-  totalItems: z.number(),
-  activeItems: z.number(),
-  /** Distinct customers with at least one active item. */
-  activeShoppers: z.number(),
-  /** Oldest first, one entry per UTC day, the last being the day of computedAt. */
-  savesPerDay: z.array(z.object({ date: z.string(), saves: z.number() })),
-  /** Active items per product, most saved first. */
-  topProducts: z.array(z.object({ gid: z.string(), saves: z.number() })),
-  topVariants: z.array(z.object({ gid: z.string(), saves: z.number() })),
-  /** The 7 days before computedAt against the 7 before those. */
-  week: z.object({
-    thisWeek: z.number(),
-    lastWeek: z.number(),
-    top: z.array(z.object({ gid: z.string(), entityType: z.string(), thisWeek: z.number(), lastWeek: z.number() })),
-  }),
-  /**
-   * Lists (contexts with an active item) per shopper with active items: how many shoppers have 1,
-   * 2, 3 and LISTS_BUCKETS or more (the last entry), and the average. Absent from summaries made
-   * before it was counted.
-   */
-  listsPerShopper: z
-    .object({ average: z.number(), distribution: z.array(z.object({ lists: z.number(), shoppers: z.number() })) })
-    .optional(),
-  /**
-   * Save for later: `moves` are items saved into SAVE_FOR_LATER_CONTEXT within MOVES_DAYS (by their
-   * last save), `movedBack` those of them removed since, `waiting` the active ones now.
-   */
-  saveForLater: z.object({ moves: z.number(), movedBack: z.number(), waiting: z.number() }).optional(),
-});
-export type InsightsSummary = z.infer<typeof InsightsSummarySchema>;
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

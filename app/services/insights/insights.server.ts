@@ -1,6 +1,6 @@
 import { clock } from "~/lib/clock";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import {
@@ -9,7 +9,8 @@ import {
   startBulkQuery,
   type BulkOperationStatus,
 } from "~/platform/bulk-operations.server";
-import { createAggregator, type InsightsSummary } from "./aggregate";
+import type { InsightsSummary } from "~/services/records/insights-summary";
+import { createAggregator } from "./aggregate";
 import { readCatalogueEntries, type CatalogueEntry } from "./catalogue.server";
 import { readStoredInsights, writeStoredInsights } from "~/services/records/insights.server";
 import { saveItemsBulkQuery, toSaveItemLine } from "~/services/records/save-item-lines";

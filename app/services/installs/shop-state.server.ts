@@ -1,6 +1,6 @@
 import prisma from "~/db.server";
-import { loadOrFallback, staleEntry } from "~/lib/database/availability.server";
-import { bumpShopVersion, readShopVersion } from "~/lib/coordination/shop-version.server";
+import { loadOrFallback, staleEntry } from "~/infrastructure/database/availability.server";
+import { bumpShopVersion, readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { planFor, type Plan, type PlanKey } from "~/services/plans";
@@ -95,7 +95,7 @@ export async function storeShopPlan(shop: string, key: PlanKey, refreshedAt: Dat
 
 /**
  * The triggers an enabled workflow of the shop starts with, as stored from Flow's reports (same
- * cache as the plan); app/services/reach/flow-triggers.server.ts decides what they mean.
+ * cache as the plan); app/services/flow/flow-triggers.server.ts decides what they mean.
  */
 export async function flowTriggersReportedInUse(shop: string): Promise<ReadonlySet<string>> {
   return (await readShopState(shop)).flowTriggersInUse;

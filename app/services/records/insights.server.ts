@@ -1,6 +1,6 @@
 import { platformRefusal, runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { fieldValue, INSIGHTS_FIELDS, INSIGHTS_TYPE } from "./fields";
-import { InsightsSummarySchema, type InsightsSummary } from "~/services/insights/aggregate";
+import { InsightsSummarySchema, type InsightsSummary } from "./insights-summary";
 
 // One entry per shop, so a fixed handle addresses it without a search.
 const INSIGHTS_HANDLE = "shop-insights";

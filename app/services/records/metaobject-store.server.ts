@@ -16,9 +16,14 @@ import type {
   SavedItemsListWrittenFragment,
   SavedItemsSearchPageFragment,
 } from "~/types/admin.generated";
-import { storedStrings } from "~/services/saved-items/named-lists";
-import { ENTITY_TYPES, type EntityType, type ItemState } from "~/services/saved-items/schemas";
-import { parseRemovedItems, type RemovedItems } from "~/services/saved-items/storage-bounds";
+import {
+  ENTITY_TYPES,
+  parseRemovedItems,
+  storedStrings,
+  type EntityType,
+  type ItemState,
+  type RemovedItems,
+} from "./stored-values";
 import {
   DIRECTORY_FIELDS,
   fieldValue,

@@ -5,8 +5,7 @@ import {
   type AdminGraphqlClient,
   type AdminGraphqlOptions,
 } from "~/platform/admin-graphql.server";
-import { storedStrings } from "~/services/saved-items/named-lists";
-import type { RemovedItems } from "~/services/saved-items/storage-bounds";
+import { storedStrings, type RemovedItems } from "./stored-values";
 import type {
   SavedItemsNamedListFragment,
   SavedItemsRetainedListFragment,

@@ -3,8 +3,8 @@ import prisma from "~/db.server";
 import { searchLagMs } from "~/config/env.server";
 import { runAfterAnswer } from "~/lib/after-answer.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { LockUnavailableError, type HeldLocks } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import {
   isAccessDenied,
   platformRefusal,
@@ -14,7 +14,7 @@ import {
 import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
 import { deleteSavedByCounts, existingProducts, setSavedByCounts } from "~/services/records/saved-by.server";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import { activeSavers, SAVERS_PER_PAGE } from "~/services/records/savers.server";
 import {
   boundAfterCount,

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { searchLagMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
 import { isServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readBulkOperation, readBulkResult, startBulkQuery } from "~/platform/bulk-operations.server";

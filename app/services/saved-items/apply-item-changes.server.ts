@@ -1,14 +1,14 @@
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { LockUnavailableError, type HeldLocks } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import type { HeldLocks } from "~/infrastructure/coordination/coordinator.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { asServiceError } from "~/lib/envelope";
 import { ServiceError } from "~/lib/errors";
 import { annotateRequest } from "~/lib/request-context.server";
 import { storageFullError } from "~/platform/metaobject-cap.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import { itemHandle, listDirectoryHandle, listHandle } from "./handles.server";
+import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
 import {
   indexAfterRefusals,
   planChanges,
@@ -46,7 +46,8 @@ import {
 } from "~/services/records/metaobject-store.server";
 import { absentItem, observedItem } from "./observations";
 import { MAX_LIST_LIMIT, type ItemIdentity } from "./schemas";
-import { admitNewLists, tooManyListsError, type RemovedItems } from "./storage-bounds";
+import type { RemovedItems } from "~/services/records/stored-values";
+import { admitNewLists, tooManyListsError } from "./storage-bounds";
 import type { ItemAction } from "./transitions";
 import { sharedItemsChanged } from "./shared-page-cache.server";
 
@@ -80,37 +81,6 @@ export async function applyItemChanges(caller: Caller, changes: ItemChange[]): P
     [...contexts.map((context) => listLockKey(caller, context)), directoryLockKey(caller)],
     (held) => applyLocked(caller, changes, contexts, held, {}),
   );
-}
-
-/** The lock every writer of one of a customer's lists holds, item writes and list operations alike. */
-export function listLockKey(caller: Pick<Caller, "shop" | "customerGid">, context: string): string {
-  return `list:${caller.shop}/${listHandle(caller.customerGid, context)}`;
-}
-
-/**
- * The lock of the customer's directory (save_list_directory), held by whatever may make or drop a
- * list, so the lists the bound counts are exact (docs/decisions/0017-bounded-storage.md).
- */
-export function directoryLockKey(caller: Pick<Caller, "shop" | "customerGid">): string {
-  return `lists:${caller.shop}/${listDirectoryHandle(caller.customerGid)}`;
-}
-
-/** Runs `work` holding the locks (across instances); locks that cannot be had are a retryable INTERNAL_ERROR. */
-export async function withWriteLocks<T>(keys: string[], work: (held: HeldLocks) => Promise<T>): Promise<T> {
-  try {
-    return await getCoordinator().withLocks(keys, work);
-  } catch (error) {
-    if (error instanceof LockUnavailableError) {
-      throw new ServiceError(
-        "INTERNAL_ERROR",
-        "The list is busy or the service cannot coordinate right now; retry shortly",
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
-  }
 }
 
 interface ListWork {

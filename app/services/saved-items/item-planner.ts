@@ -2,7 +2,8 @@ import { ServiceError } from "~/lib/errors";
 import { SAVE_ITEM_FIELDS } from "~/services/records/fields";
 import type { KnownItem } from "./list-state";
 import type { ItemIdentity, SaveOperationResult } from "./schemas";
-import { listFullError, MAX_STORED_ITEMS_PER_LIST, type RemovedItems } from "./storage-bounds";
+import type { RemovedItems } from "~/services/records/stored-values";
+import { listFullError, MAX_STORED_ITEMS_PER_LIST } from "./storage-bounds";
 import { decideTransition, type ItemAction } from "./transitions";
 
 /**

@@ -1,5 +1,5 @@
-import type { SharedHashes } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import type { SharedHashes } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { LIST_STATE_TTL_MS, type ListState } from "./list-state";
 

@@ -1,5 +1,4 @@
-import type { EntityType, ItemState } from "./schemas";
-import type { RemovedItems } from "./storage-bounds";
+import type { EntityType, ItemState, RemovedItems } from "~/services/records/stored-values";
 
 /** What is known of one save_item of a customer's list. */
 export interface KnownItem {

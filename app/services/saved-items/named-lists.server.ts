@@ -5,15 +5,9 @@ import { platformRefusal } from "~/platform/admin-graphql.server";
 import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { retentionWindowMs } from "~/config/env.server";
-import {
-  applyItemChangesLocked,
-  directoryLockKey,
-  indexFromSearch,
-  isoSeconds,
-  listLockKey,
-  withWriteLocks,
-} from "./apply-item-changes.server";
-import type { Caller } from "./caller";
+import { applyItemChangesLocked, indexFromSearch, isoSeconds } from "./apply-item-changes.server";
+import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
+import type { Caller } from "~/services/caller";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
 import type {
@@ -40,13 +34,13 @@ import {
   writeNamedListRecords,
   type NamedListNode,
 } from "~/services/records/save-list.server";
+import { storedStrings } from "~/services/records/stored-values";
 import {
   assertListExists,
   decideCreateList,
   directoryWithout,
   listsSearchMissed,
   searchResultsShown,
-  storedStrings,
   type ListDirectory,
 } from "./named-lists";
 import { sharedLinksChanged } from "./shared-page-cache.server";

@@ -72,11 +72,6 @@ export function directoryWithout(directory: ListDirectory, context: string): Pic
   return directory.named.includes(context) ? { named: directory.named.filter((named) => named !== context) } : null;
 }
 
-/** A json field's stored list of strings; anything else is an empty list. */
-export function storedStrings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
-}
-
 /**
  * lists: the lists the customer's directory names (every list stored, newest stored first, 0017)
  * that the first page of search may have missed because they were written in the last moments

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { clock } from "~/lib/clock";
-import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { CoordinatorUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { countCacheLookup } from "~/lib/metrics.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import {
   catalogueCard,
   itemCard,

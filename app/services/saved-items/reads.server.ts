@@ -1,8 +1,8 @@
-import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { CoordinatorUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import { countCacheLookup } from "~/lib/metrics.server";
 import { annotateRequest } from "~/lib/request-context.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import { storefrontCompanion } from "./contexts";
 import { itemHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor, type ListPosition } from "./list-cursor.server";

@@ -4,13 +4,13 @@ import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { startJobs, stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
-import { LockUnavailableError } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { readShopVersion } from "~/lib/coordination/shop-version.server";
+import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { createBucketPacer, pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { directoryLockKey, listLockKey } from "./apply-item-changes.server";
+import { directoryLockKey, listLockKey } from "./list-locks.server";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
 import { getListStateStore } from "./list-state-store.server";
@@ -24,8 +24,8 @@ import {
   writeRemovedItems,
   type RetainedListNode,
 } from "~/services/records/save-list.server";
-import { storedStrings } from "./named-lists";
-import { parseRemovedItems, planRetention, type RemovedItems, type RetainedList } from "./storage-bounds";
+import { parseRemovedItems, storedStrings, type RemovedItems } from "~/services/records/stored-values";
+import { planRetention, type RetainedList } from "./storage-bounds";
 
 /**
  * Retention (docs/decisions/0017-bounded-storage.md): removed items, and lists deleted or left

@@ -1,14 +1,5 @@
 import { z } from "zod";
-
-export const ENTITY_TYPES = [
-  "product",
-  "variant",
-  "collection",
-  "metaobject",
-  "article",
-  "page",
-  "configuration",
-] as const;
+import { ENTITY_TYPES, ITEM_STATES } from "~/services/records/stored-values";
 
 /** A snapshot is what a client wants to render later; kept small so a page of 100 stays cheap. */
 export const MAX_SNAPSHOT_BYTES = 4096;
@@ -22,7 +13,6 @@ export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
 
 export const EntityTypeSchema = z.enum(ENTITY_TYPES);
-export type EntityType = z.infer<typeof EntityTypeSchema>;
 
 // C0 and C1 controls (\r, \n, \0, ...), the Unicode line and paragraph separators, and halves of
 // a surrogate pair without their other half.
@@ -147,8 +137,7 @@ export type ItemIdentity = Pick<SaveRequest, "context" | "entityType" | "entityG
 // Response shapes. Never parsed at runtime: the TS types are derived from them so the handlers'
 // return types and the OpenAPI document (app/services/openapi) come from one source.
 
-export const ItemStateSchema = z.enum(["active", "removed"]);
-export type ItemState = z.infer<typeof ItemStateSchema>;
+export const ItemStateSchema = z.enum(ITEM_STATES);
 
 export const SaveOperationResultSchema = z.object({
   id: z.string().meta({ description: "GID of the save_item metaobject" }),

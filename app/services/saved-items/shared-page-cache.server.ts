@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { CoordinatorUnavailableError } from "~/lib/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { CoordinatorUnavailableError } from "~/infrastructure/coordination/coordinator.server";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import type { SharedListResult } from "./sharing-schemas";
 

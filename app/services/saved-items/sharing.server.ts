@@ -3,7 +3,7 @@ import { getEnv } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
-import type { Caller } from "./caller";
+import type { Caller } from "~/services/caller";
 import { listHandle } from "./handles.server";
 import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
 import { withCards } from "./product-cards.server";

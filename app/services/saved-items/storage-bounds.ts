@@ -1,5 +1,6 @@
 import { ServiceError } from "~/lib/errors";
 import { PLANS } from "~/services/plans";
+import type { RemovedItems } from "~/services/records/stored-values";
 import { DEFAULT_LIST_CONTEXT, SAVE_FOR_LATER_CONTEXT } from "./contexts";
 
 /**
@@ -25,28 +26,6 @@ export const MAX_STORED_ITEMS_PER_CUSTOMER = 5_000;
  * lock alone, and with MAX_LISTS_PER_CUSTOMER no customer passes MAX_STORED_ITEMS_PER_CUSTOMER.
  */
 export const MAX_STORED_ITEMS_PER_LIST = Math.floor(MAX_STORED_ITEMS_PER_CUSTOMER / MAX_LISTS_PER_CUSTOMER);
-
-/** A removed item still stored: its metaobject's id (what retention deletes by) and when it was removed. */
-export interface RemovedItem {
-  id: string;
-  at: string;
-}
-
-/** A list's removed-but-stored items by handle: its `removed_items` field, written with its index. */
-export type RemovedItems = Readonly<Record<string, RemovedItem>>;
-
-/** The stored `removed_items` value; anything that is not one (absent, a list written before it) is null. */
-export function parseRemovedItems(value: unknown): RemovedItems | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  const entries = Object.entries(value as Record<string, unknown>).filter(
-    (entry): entry is [string, RemovedItem] =>
-      typeof entry[1] === "object" &&
-      entry[1] !== null &&
-      typeof (entry[1] as RemovedItem).id === "string" &&
-      typeof (entry[1] as RemovedItem).at === "string",
-  );
-  return Object.fromEntries(entries);
-}
 
 /** The retention window in words, for messages: "30 days", "2 minutes". */
 export function describeWindow(windowMs: number): string {

@@ -1,4 +1,4 @@
-import type { ItemState } from "./schemas";
+import type { ItemState } from "~/services/records/stored-values";
 
 export type ItemAction = "save" | "remove" | "toggle";
 

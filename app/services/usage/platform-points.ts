@@ -1,4 +1,4 @@
-import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
+import type { TokenBucketRule } from "~/infrastructure/coordination/coordinator.server";
 import { STANDARD_BUCKET } from "~/platform/bucket-pacing";
 
 /**

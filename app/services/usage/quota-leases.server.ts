@@ -1,4 +1,8 @@
-import { databaseSeemsAway, noteDatabaseAnswer, noteDatabaseFailure } from "~/lib/database/availability.server";
+import {
+  databaseSeemsAway,
+  noteDatabaseAnswer,
+  noteDatabaseFailure,
+} from "~/infrastructure/database/availability.server";
 import { errorFields, writeLog } from "~/lib/json-log";
 import { countQuotaBlock } from "~/lib/metrics.server";
 import { registerProcessCache } from "~/lib/process-caches.server";

@@ -1,5 +1,5 @@
-import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import type { TokenBucketRule } from "~/infrastructure/coordination/coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { ServiceError } from "~/lib/errors";
 import { errorFields, writeLog } from "~/lib/json-log";
 import type { PlatformPointsPayer } from "~/lib/request-context.server";

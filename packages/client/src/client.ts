@@ -183,7 +183,7 @@ function createClient<C extends Channel>(
 /**
  * Whether an operation gives the same state however often it runs: save (a second is
  * DUPLICATE_SAVE), remove, the list operations and reads do; toggle does not, nor a batch holding
- * one (the service's catalogue, app/services/saved-items/operations.ts, says which toggles).
+ * one (the service's catalogue, app/operations/operations.ts, says which toggles).
  */
 function repeatsSafely(name: string, body: unknown): boolean {
   if (name === "toggle") return false;

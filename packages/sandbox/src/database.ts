@@ -1,9 +1,9 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import { parseDatabaseUrl } from "../../../app/config/database-url";
-import { startEmbeddedPostgres } from "../../../app/lib/database/embedded.server";
-import { applyMigrations } from "../../../app/lib/database/migrations.server";
-import { createPool } from "../../../app/lib/database/pool.server";
+import { startEmbeddedPostgres } from "../../../app/infrastructure/database/embedded.server";
+import { applyMigrations } from "../../../app/infrastructure/database/migrations.server";
+import { createPool } from "../../../app/infrastructure/database/pool.server";
 import { usagePeriod } from "../../../app/services/usage/usage-period";
 import type { RemoteEmulator } from "@saved-items/platform-emulator/remote";
 import { createTestDatabase, embeddedDumps } from "./test-databases";

@@ -5,9 +5,9 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { parseDatabaseUrl } from "../../../app/config/database-url";
-import { serveEmbeddedPostgres } from "../../../app/lib/database/embedded.server";
-import { applyMigrations, readMigrations } from "../../../app/lib/database/migrations.server";
-import { createPool } from "../../../app/lib/database/pool.server";
+import { serveEmbeddedPostgres } from "../../../app/infrastructure/database/embedded.server";
+import { applyMigrations, readMigrations } from "../../../app/infrastructure/database/migrations.server";
+import { createPool } from "../../../app/infrastructure/database/pool.server";
 import { repoRoot } from "./config";
 
 /**
@@ -70,7 +70,7 @@ const DUMP_CACHE = path.join(repoRoot, ".cache/test-databases");
 export async function embeddedDumps(): Promise<{ emptyDump: string; migratedDump: string }> {
   const key = createHash("sha256")
     .update(readFileSync(path.join(repoRoot, "node_modules/@electric-sql/pglite/package.json")))
-    .update(readFileSync(path.join(repoRoot, "app/lib/database/migrations.server.ts")))
+    .update(readFileSync(path.join(repoRoot, "app/infrastructure/database/migrations.server.ts")))
     .update(
       readMigrations()
         .map((migration) => `${migration.name}:${migration.checksum}`)

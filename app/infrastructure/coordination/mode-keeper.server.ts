@@ -1,4 +1,5 @@
 import { writeLog } from "~/lib/json-log";
+import { sleep } from "~/lib/sleep";
 import { LockUnavailableError } from "./coordinator.server";
 import {
   MIN_POSTGRES_MODE_MS,
@@ -63,8 +64,6 @@ const STARTUP_WAIT_MS = 5_000;
 const CLOSE_WAIT_MS = 2_000;
 /** Every this many renewals an instance sweeps what dead instances left in the tables. */
 const SWEEP_EVERY_RENEWALS = 600;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createModeKeeper(options: ModeKeeperOptions): ModeKeeper {
   const { store, instanceId, inFlightBoundMs } = options;

@@ -1,6 +1,7 @@
 import { writeLog } from "~/lib/json-log";
 import { randomUUID } from "node:crypto";
 import { clock } from "~/lib/clock";
+import { sleep } from "~/lib/sleep";
 import {
   CoordinatorUnavailableError,
   LockLostError,
@@ -64,8 +65,6 @@ const DEFAULTS = {
 const FALLBACK_NOTICE_INTERVAL_MS = 60_000;
 /** How long a PostgreSQL lock waiter sleeps between attempts (there are no release notices there). */
 const POSTGRES_LOCK_POLL_MS = 40;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The coordinator every instance shares through one Redis.

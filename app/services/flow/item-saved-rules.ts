@@ -1,4 +1,4 @@
-import type { TokenBucketRule } from "~/lib/coordination/coordinator.server";
+import type { TokenBucketRule } from "~/infrastructure/coordination/coordinator.server";
 import { DEFAULT_LIST_CONTEXT, SAVE_FOR_LATER_CONTEXT } from "~/services/saved-items/contexts";
 
 /**

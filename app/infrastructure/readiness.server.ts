@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
-import { OUTAGE_STALENESS_MS } from "~/lib/database/availability.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
+import { OUTAGE_STALENESS_MS } from "~/infrastructure/database/availability.server";
 import type { Dependency } from "~/lib/dependencies";
 
 export interface ReadinessCheck {
@@ -10,7 +10,7 @@ export interface ReadinessCheck {
   detail?: string;
 }
 
-/** The app's database as readiness asks it: lib sits below the module that opens it (db.server.ts). */
+/** The app's database as readiness asks it: the pool db.server.ts opens, handed in by the entry module. */
 export type ReadinessDatabase = Pick<pg.Pool, "query">;
 
 export interface Readiness {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { claimOnce, updateSharedField } from "~/lib/coordination/shared-fields.server";
+import { claimOnce, updateSharedField } from "~/infrastructure/coordination/shared-fields.server";
 import { runAdminGraphql, offlineAdminClient, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { readLowStockThreshold } from "~/services/installs/shop-state.server";
 import { productCardsChanged } from "~/services/saved-items/product-cards.server";

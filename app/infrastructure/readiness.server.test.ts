@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { OUTAGE_STALENESS_MS } from "~/lib/database/availability.server";
+import { OUTAGE_STALENESS_MS } from "~/infrastructure/database/availability.server";
 import { isReady, type ReadinessFacts } from "./readiness.server";
 
 const healthy: ReadinessFacts = {

@@ -10,27 +10,20 @@ import {
   assertStaffWithinRate,
   customerPlatformPoints,
 } from "~/services/usage/rate-limits.server";
-import { fireItemSavedAfterAnswer } from "~/services/reach/item-saved.server";
+import { fireItemSavedAfterAnswer } from "~/services/flow/item-saved.server";
 import { markSavedByAfterAnswer } from "~/services/saved-by/saved-by-flush.server";
-import { applyItemChanges, type ChangeOutcome, type ItemChange } from "./apply-item-changes.server";
-import { ANONYMOUS_VIEWER, type Caller } from "./caller";
-import { identityKey } from "./handles.server";
-import { isSaved, listSaved } from "./reads.server";
-import { createShareLink, readSharedList, revokeShareLink } from "./sharing.server";
-import { createList, deleteList, listLists, renameList } from "./named-lists.server";
-import type { OperationInput, OperationName, OperationOutput } from "./operations";
-import type { BatchOperation, BatchResult, SaveOperationResult } from "./schemas";
-
-/** The operations that change a customer's lists, refused while the customer's records are being redacted. */
-const WRITES: ReadonlySet<OperationName> = new Set([
-  "save",
-  "toggle",
-  "remove",
-  "batch",
-  "create-list",
-  "rename-list",
-  "delete-list",
-]);
+import {
+  applyItemChanges,
+  type ChangeOutcome,
+  type ItemChange,
+} from "~/services/saved-items/apply-item-changes.server";
+import { ANONYMOUS_VIEWER, type Caller } from "~/services/caller";
+import { identityKey } from "~/services/saved-items/handles.server";
+import { isSaved, listSaved } from "~/services/saved-items/reads.server";
+import { createShareLink, readSharedList, revokeShareLink } from "~/services/saved-items/sharing.server";
+import { createList, deleteList, listLists, renameList } from "~/services/saved-items/named-lists.server";
+import { OPERATIONS, type OperationInput, type OperationName, type OperationOutput } from "./operations";
+import type { BatchOperation, BatchResult, SaveOperationResult } from "~/services/saved-items/schemas";
 
 /**
  * The one entry point behind every channel: the customer's rate (and the staff member's, at the
@@ -53,7 +46,7 @@ export async function dispatchSavedItems<Op extends OperationName>(
   const plan = await requireInstalledShopPlan(caller.shop);
   assertChannelEntitled(plan, caller.channel);
   if (operation === "batch") assertBatchAllowed(plan, (input as OperationInput<"batch">).operations);
-  if (WRITES.has(operation)) await assertNotBeingRedacted(caller.shop, caller.customerGid);
+  if (OPERATIONS[operation].writes) await assertNotBeingRedacted(caller.shop, caller.customerGid);
   const charge = await consumeMonthlyRequest(caller.shop, plan, caller.customerGid, caller.staff);
   const handler = HANDLERS[operation] as (caller: Caller, input: OperationInput<Op>) => Promise<OperationOutput[Op]>;
   let output: OperationOutput[Op];
@@ -91,7 +84,7 @@ async function readAnonymously<Op extends OperationName>(
 
 /**
  * What follows a write once the caller has its answer: Flow's Item saved for the saves
- * (reach/item-saved) and the saved-by counts' marks for every change (saved-by/).
+ * (flow/item-saved) and the saved-by counts' marks for every change (saved-by/).
  */
 function announceSaves<Op extends OperationName>(
   caller: Caller,

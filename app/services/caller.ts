@@ -16,8 +16,8 @@ export interface Caller {
 }
 
 /**
- * Who a logged-out shopper on a page anyone may open (a shared list) is: the dispatcher lets it
- * read shared lists only, and counts none of its reads against the budget (dispatcher.server).
+ * Who a logged-out shopper on a page anyone may open (a shared list) is: the dispatcher (app/operations) lets it
+ * read shared lists only, and counts none of its reads against the budget.
  * Not a customer GID, so it never matches a customer's data.
  */
 export const ANONYMOUS_VIEWER = "anonymous-viewer";

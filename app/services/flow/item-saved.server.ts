@@ -1,9 +1,9 @@
 import { runAfterAnswer } from "~/lib/after-answer.server";
-import { getCoordinator } from "~/lib/coordination/shared-coordinator.server";
+import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { writeLog } from "~/lib/json-log";
 import { countFlowTriggerDropped } from "~/lib/metrics.server";
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import type { Caller } from "~/services/saved-items/caller";
+import type { Caller } from "~/services/caller";
 import type { SaveOperationResult } from "~/services/saved-items/schemas";
 import {
   FLOW_TRIGGER_HANDLES,

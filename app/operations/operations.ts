@@ -11,7 +11,7 @@ import {
   SaveOperationResultSchema,
   SaveRequestSchema,
   ToggleRequestSchema,
-} from "./schemas";
+} from "~/services/saved-items/schemas";
 import {
   ShareCreateRequestSchema,
   SharedListQuerySchema,
@@ -19,7 +19,7 @@ import {
   ShareLinkSchema,
   ShareRevokeRequestSchema,
   ShareRevokeResultSchema,
-} from "./sharing-schemas";
+} from "~/services/saved-items/sharing-schemas";
 import {
   CreateListRequestSchema,
   DeleteListRequestSchema,
@@ -28,7 +28,7 @@ import {
   ListsResultSchema,
   RenameListRequestSchema,
   SavedListSchema,
-} from "./list-schemas";
+} from "~/services/saved-items/list-schemas";
 
 interface OperationEntry {
   method: "GET" | "POST";
@@ -36,6 +36,12 @@ interface OperationEntry {
   input: z.ZodType;
   /** The `data` of the success envelope. */
   output: z.ZodType;
+  /**
+   * Whether it changes the customer's saved items or lists: the dispatcher refuses it while the
+   * customer's records are being redacted, or the write could land where the redaction's search
+   * does not see it yet. Required, so a new operation says which it is.
+   */
+  writes: boolean;
   /** The codes this operation adds to what every operation can answer. */
   errors: readonly ErrorCode[];
   /** For the API document: a stable id suffix, a summary and a description. */
@@ -55,6 +61,7 @@ const STORAGE_FULL =
 export const OPERATIONS = {
   save: {
     method: "POST",
+    writes: true,
     input: SaveRequestSchema,
     output: SaveOperationResultSchema,
     errors: ["DUPLICATE_SAVE"],
@@ -70,6 +77,7 @@ export const OPERATIONS = {
   },
   remove: {
     method: "POST",
+    writes: true,
     input: RemoveRequestSchema,
     output: SaveOperationResultSchema,
     errors: ["ITEM_NOT_FOUND"],
@@ -83,6 +91,7 @@ export const OPERATIONS = {
   },
   toggle: {
     method: "POST",
+    writes: true,
     input: ToggleRequestSchema,
     output: SaveOperationResultSchema,
     errors: ["DUPLICATE_SAVE"],
@@ -94,6 +103,7 @@ export const OPERATIONS = {
   },
   batch: {
     method: "POST",
+    writes: true,
     input: BatchRequestSchema,
     output: BatchResultSchema,
     errors: ["BATCH_CONFLICT"],
@@ -109,6 +119,7 @@ export const OPERATIONS = {
   },
   list: {
     method: "GET",
+    writes: false,
     input: ListQuerySchema,
     output: ListResultSchema,
     errors: [],
@@ -120,6 +131,7 @@ export const OPERATIONS = {
   },
   "is-saved": {
     method: "GET",
+    writes: false,
     input: IsSavedQuerySchema,
     output: IsSavedResultSchema,
     errors: [],
@@ -131,6 +143,7 @@ export const OPERATIONS = {
   },
   "share-create": {
     method: "POST",
+    writes: false,
     input: ShareCreateRequestSchema,
     output: ShareLinkSchema,
     errors: ["NOT_FOUND"],
@@ -145,6 +158,7 @@ export const OPERATIONS = {
   },
   "share-revoke": {
     method: "POST",
+    writes: false,
     input: ShareRevokeRequestSchema,
     output: ShareRevokeResultSchema,
     errors: ["NOT_FOUND"],
@@ -158,6 +172,7 @@ export const OPERATIONS = {
   },
   "shared-list": {
     method: "GET",
+    writes: false,
     input: SharedListQuerySchema,
     output: SharedListResultSchema,
     errors: ["NOT_FOUND"],
@@ -172,6 +187,7 @@ export const OPERATIONS = {
   },
   lists: {
     method: "GET",
+    writes: false,
     input: ListsQuerySchema,
     output: ListsResultSchema,
     errors: [],
@@ -186,6 +202,7 @@ export const OPERATIONS = {
   },
   "create-list": {
     method: "POST",
+    writes: true,
     input: CreateListRequestSchema,
     output: SavedListSchema,
     errors: ["LIST_EXISTS"],
@@ -203,6 +220,7 @@ export const OPERATIONS = {
   },
   "rename-list": {
     method: "POST",
+    writes: true,
     input: RenameListRequestSchema,
     output: SavedListSchema,
     errors: ["NOT_FOUND"],
@@ -214,6 +232,7 @@ export const OPERATIONS = {
   },
   "delete-list": {
     method: "POST",
+    writes: true,
     input: DeleteListRequestSchema,
     output: DeleteListResultSchema,
     errors: ["NOT_FOUND"],

@@ -29,7 +29,7 @@ export interface MigrationStatus {
 }
 
 /**
- * The bundled server (build/server/index.js) and the sources (app/lib/database/) sit at different
+ * The bundled server (build/server/index.js) and the sources (app/infrastructure/database/) sit at different
  * depths below the repository, so the migrations are looked up from wherever this module ended up.
  */
 function findMigrationsDir(): string {
