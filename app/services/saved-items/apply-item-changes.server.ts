@@ -124,6 +124,37 @@ export function applyItemChangesLocked(
   return applyLocked(caller, changes, [...new Set(changes.map((change) => change.item.context))], held, options);
 }
 
+/** What every phase of one locked apply shares: who writes, under which locks, against which cache. */
+interface LockedRun {
+  caller: Caller;
+  held: HeldLocks;
+  store: ReturnType<typeof getListStateStore>;
+  shopVersion: Awaited<ReturnType<typeof readShopVersion>>;
+  /** When the run began: states cached before it by an older shop version are dropped. */
+  startMs: number;
+}
+
+/** One item write to send, with the list and the change it is for. */
+interface PendingWrite {
+  write: ItemWrite;
+  list: ListWork;
+  handle: string;
+  position: number;
+}
+
+/** What a list's cache learns once the platform has answered its writes. */
+interface Settlement {
+  known: Record<string, KnownItem>;
+  forgotten: string[];
+  removed: RemovedItems | undefined;
+}
+
+/**
+ * The write path under the locks, phase by phase: each list's cached state and its changes, what
+ * is known of each item, one read of what is not, the planner's decisions, the cache marking what
+ * is about to be written, one mutation, its answers, the indexes and directory put right after
+ * refusals, and the cache settled from the answers.
+ */
 async function applyLocked(
   caller: Caller,
   changes: ItemChange[],
@@ -132,8 +163,45 @@ async function applyLocked(
   options: LockedApplyOptions,
 ): Promise<ChangeOutcome[]> {
   const store = getListStateStore();
-  const shopVersion = await readShopVersion(caller.shop);
-  const startMs = Date.now();
+  const run: LockedRun = { caller, held, store, shopVersion: await readShopVersion(caller.shop), startMs: Date.now() };
+  const lists = await cachedLists(run, contexts);
+  assignChanges(caller, lists, changes);
+  const knowledge = knownItems(lists, options);
+  const directory: Directory = { lists: undefined };
+  const learned = await readMissing(caller, lists, knowledge, directory);
+
+  const retentionMs = retentionWindowMs();
+  const plans = planLists(lists, knowledge, isoSeconds(clock.now()), retentionMs);
+  const directoryWrite = countNewLists(caller, plans, directory, retentionMs);
+  const { outcomes, listWrites, writes, written } = writesOfPlans(caller, plans, options);
+
+  await markPending(run, lists, learned, writes, written);
+  annotateRequest({ cache: learned.size > 0 ? "miss" : "hit" });
+  if (writes.length === 0) return outcomes;
+
+  const results = await applyWrites(
+    caller.admin,
+    listWrites,
+    writes.map((entry) => entry.write),
+    // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not send.
+    () => held.assertHeld(),
+    directoryWrite,
+  );
+  // Shared pages of these lists are read again, whatever of the writes landed.
+  await sharedItemsChanged(
+    caller.shop,
+    contexts.map((context) => listHandle(caller.customerGid, context)),
+  );
+  const { settled, refused } = answersOf(caller, writes, results, listWrites, written, knowledge, outcomes);
+  await rewriteIndexes(caller, held, lists, listWrites, refused);
+  await uncountUnmadeLists(caller, held, lists, listWrites, directoryWrite, results);
+  await settleCache(run, settled);
+  return outcomes;
+}
+
+/** Each list's cached state; where it is exact (complete, nothing pending), its index and removed items too. */
+async function cachedLists(run: LockedRun, contexts: string[]): Promise<Map<string, ListWork>> {
+  const { caller, store, shopVersion, startMs } = run;
   const lists = new Map<string, ListWork>();
   for (const context of contexts) {
     const key = { shop: caller.shop, customerGid: caller.customerGid, context };
@@ -150,6 +218,11 @@ async function applyLocked(
       gone: [],
     });
   }
+  return lists;
+}
+
+/** Files each change under its list, as the planner takes it, remembering its place in the request. */
+function assignChanges(caller: Caller, lists: Map<string, ListWork>, changes: ItemChange[]): void {
   changes.forEach((change, position) =>
     lists.get(change.item.context)!.changes.push({
       position,
@@ -162,7 +235,10 @@ async function applyLocked(
       },
     }),
   );
+}
 
+/** What is known of each changed item before any read: as the caller just read it, or from the cache. */
+function knownItems(lists: Map<string, ListWork>, options: LockedApplyOptions): Map<string, Knowledge> {
   const knowledge = new Map<string, Knowledge>();
   for (const list of lists.values()) {
     for (const { change } of list.changes) {
@@ -173,12 +249,17 @@ async function applyLocked(
       );
     }
   }
-  const directory: Directory = { lists: undefined };
-  const learned = await readMissing(caller, lists, knowledge, directory);
+  return knowledge;
+}
 
-  const savedAt = isoSeconds(clock.now());
-  const retentionMs = retentionWindowMs();
-  const plans = new Map(
+/** The planner's decisions for each list, on its index and removed items as now known. */
+function planLists(
+  lists: Map<string, ListWork>,
+  knowledge: Map<string, Knowledge>,
+  savedAt: string,
+  retentionMs: number,
+): Map<ListWork, Plan> {
+  return new Map(
     [...lists.values()].map((list) => [
       list,
       planChanges(
@@ -190,10 +271,13 @@ async function applyLocked(
       ),
     ]),
   );
-  const directoryWrite = countNewLists(caller, plans, directory, retentionMs);
+}
+
+/** The plans as answers given without writing, item writes to send and list records to write. */
+function writesOfPlans(caller: Caller, plans: Map<ListWork, Plan>, options: LockedApplyOptions) {
   const outcomes: ChangeOutcome[] = [];
   const listWrites: ListWrite[] = [];
-  const writes: { write: ItemWrite; list: ListWork; handle: string; position: number }[] = [];
+  const writes: PendingWrite[] = [];
   const written = new Map<ListWork, ListWrite>();
   for (const [list, plan] of plans) {
     plan.plans.forEach((itemPlan, planIndex) => {
@@ -213,10 +297,22 @@ async function applyLocked(
       written.set(list, listWrite);
     }
   }
+  return { outcomes, listWrites, writes, written };
+}
 
-  // What was read is current (the locks are held): the cache learns it, and the items about to be
-  // written become pending before anything is sent. So do the list's removed items as read, unless
-  // its record is about to be written: until the answer they are unknown.
+/**
+ * What was read is current (the locks are held): the cache learns it, and the items about to be
+ * written become pending before anything is sent. So do the list's removed items as read, unless
+ * its record is about to be written: until the answer they are unknown.
+ */
+async function markPending(
+  run: LockedRun,
+  lists: Map<string, ListWork>,
+  learned: Map<ListWork, Record<string, KnownItem>>,
+  writes: readonly PendingWrite[],
+  written: ReadonlyMap<ListWork, ListWrite>,
+): Promise<void> {
+  const { held, store, shopVersion, startMs } = run;
   for (const list of lists.values()) {
     const itemsWritten = writes.filter((entry) => entry.list === list).map((entry) => entry.handle);
     const read = learned.get(list);
@@ -242,26 +338,22 @@ async function applyLocked(
       ),
     );
   }
-  annotateRequest({ cache: learned.size > 0 ? "miss" : "hit" });
-  if (writes.length === 0) return outcomes;
+}
 
-  const results = await applyWrites(
-    caller.admin,
-    listWrites,
-    writes.map((entry) => entry.write),
-    // A lock that lapsed (a pause longer than its lease) may be someone else's by now: do not send.
-    () => held.assertHeld(),
-    directoryWrite,
-  );
-  // Shared pages of these lists are read again, whatever of the writes landed.
-  await sharedItemsChanged(
-    caller.shop,
-    contexts.map((context) => listHandle(caller.customerGid, context)),
-  );
-  const settled = new Map<
-    ListWork,
-    { known: Record<string, KnownItem>; forgotten: string[]; removed: RemovedItems | undefined }
-  >();
+/**
+ * The platform's answers to the item writes: each change's outcome (filled into `outcomes`), what
+ * each list's cache may settle, and the items each list's refused writes left as they were.
+ */
+function answersOf(
+  caller: Caller,
+  writes: readonly PendingWrite[],
+  results: Awaited<ReturnType<typeof applyWrites>>,
+  listWrites: readonly ListWrite[],
+  written: ReadonlyMap<ListWork, ListWrite>,
+  knowledge: ReadonlyMap<string, Knowledge>,
+  outcomes: ChangeOutcome[],
+): { settled: Map<ListWork, Settlement>; refused: Map<ListWork, Set<string>> } {
+  const settled = new Map<ListWork, Settlement>();
   const refused = new Map<ListWork, Set<string>>();
   writes.forEach(({ list, handle, position }, writeIndex) => {
     const result = results.items[writeIndex]!;
@@ -296,17 +388,23 @@ async function applyLocked(
       outcomes[position] = { ok: false, error: asServiceError(result.error) };
     }
   });
-  await rewriteIndexes(caller, held, lists, listWrites, refused);
-  await uncountUnmadeLists(caller, held, lists, listWrites, directoryWrite, results);
-  // A holder whose lock lapsed while it wrote (a pause longer than the lease) leaves the cache to the
-  // holder after it, which settles its pending marks from the platform.
+  return { settled, refused };
+}
+
+/**
+ * The cache learns what the answers settled. A holder whose lock lapsed while it wrote (a pause
+ * longer than the lease) leaves the cache to the holder after it, which settles its pending marks
+ * from the platform.
+ */
+async function settleCache(run: LockedRun, settled: ReadonlyMap<ListWork, Settlement>): Promise<void> {
+  const { held, store, shopVersion, startMs } = run;
   if (
     !(await held.assertHeld().then(
       () => true,
       () => false,
     ))
   )
-    return outcomes;
+    return;
   for (const [list, { known, forgotten, removed }] of settled) {
     await store.update(
       list.key,
@@ -321,7 +419,6 @@ async function applyLocked(
       ),
     );
   }
-  return outcomes;
 }
 
 /**
