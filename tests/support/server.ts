@@ -146,13 +146,18 @@ export interface ChildServer {
   stop: () => Promise<void>;
 }
 
-/** The app's own variables for a child server (the values the tests use), plus env. */
+/**
+ * The app's own variables for a child server (the values the tests use), plus env. The suite's
+ * Redis command bound goes along: with production's 1 s, a child on a loaded test machine reads a
+ * slow command as Redis being away.
+ */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: "production",
     ...TEST_ENV,
+    ...(process.env.REDIS_COMMAND_TIMEOUT_MS && { REDIS_COMMAND_TIMEOUT_MS: process.env.REDIS_COMMAND_TIMEOUT_MS }),
     HOST: "127.0.0.1",
     ...env,
   };
