@@ -37,7 +37,8 @@ interface OperationEntry {
   /** The `data` of the success envelope. */
   output: z.ZodType;
   /**
-   * Whether it changes the customer's saved items or lists: the dispatcher refuses it while the
+   * Whether it changes the customer's saved items or lists (a share link's hash and display name
+   * included): the dispatcher refuses it while the
    * customer's records are being redacted, or the write could land where the redaction's search
    * does not see it yet. Required, so a new operation says which it is.
    */
@@ -143,7 +144,7 @@ export const OPERATIONS = {
   },
   "share-create": {
     method: "POST",
-    writes: false,
+    writes: true,
     input: ShareCreateRequestSchema,
     output: ShareLinkSchema,
     errors: ["NOT_FOUND"],
@@ -158,7 +159,7 @@ export const OPERATIONS = {
   },
   "share-revoke": {
     method: "POST",
-    writes: false,
+    writes: true,
     input: ShareRevokeRequestSchema,
     output: ShareRevokeResultSchema,
     errors: ["NOT_FOUND"],
