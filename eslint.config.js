@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
 
 /**
  * The layers of docs/architecture.md, bottom first: a file may import its own layer or one below.
- * server/ sits above the whole app; packages/, tests/ and scripts/ above everything.
+ * server/ sits above the whole app; packages/, tests/, tools/ and scripts/ above everything.
  */
 const LAYERS = [
   { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
@@ -113,9 +113,22 @@ export default tseslint.config(
             ...layerZones,
             ...serviceZones,
             {
-              target: ["!(tests)/**/*", "*.*"],
+              target: ["!(tests|tools)/**/*", "*.*"],
               from: "tests",
-              message: "Only tests/ imports tests/.",
+              message: "Only tests/ imports tests/ (and tools/ its tests/support).",
+            },
+            {
+              // The benchmarks and the history checker drive a sandbox with the tests' own helpers
+              // (tools/README.md); the tests themselves stay out of reach.
+              target: "tools",
+              from: "tests",
+              except: ["./support"],
+              message: "tools/ imports only tests/support of tests/ (tools/README.md).",
+            },
+            {
+              target: ["app", "server", "packages", "scripts"],
+              from: "tools",
+              message: "Nothing the app ships or runs imports tools/ (tools/README.md).",
             },
             {
               // The emulator and the sandbox (packages/) never ship; the tests, scripts and benchmarks use them.
@@ -145,6 +158,7 @@ export default tseslint.config(
     // The packages' tests and their test helpers likewise.
     files: [
       "tests/**/*.{ts,tsx}",
+      "tools/**/*.ts",
       "packages/*/tests/**/*.ts",
       "packages/platform-emulator/src/testing.ts",
       "packages/sandbox/src/proxy-client.ts",

@@ -29,7 +29,7 @@ export default defineConfig({
   // The server bundle runs on Node 22: app/db.server.ts awaits its database at the top level.
   environments: { ssr: { build: { target: "node22" } } },
   test: {
-    include: ["tests/**/*.test.ts", "app/**/*.test.ts", "packages/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "app/**/*.test.ts", "packages/**/*.test.ts", "tools/**/*.test.ts"],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     reporters: ["default", "./tests/setup/summary-reporter.ts"],

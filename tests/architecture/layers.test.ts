@@ -68,6 +68,20 @@ describe("the linter's import rules", () => {
   });
 
   test.each([
+    ["tools/bench/fixture.ts", "../../tests/support/fixtures", []],
+    ["tools/bench/fixture.ts", "../../tests/deploy/dockerfile.test", ["import-x/no-restricted-paths"]],
+    ["tests/deploy/fixture.ts", "../../tools/deploy/dockerfile", []],
+    ["app/lib/fixture.ts", "../../tools/bench/stats", ["import-x/no-restricted-paths"]],
+    ["server/fixture.ts", "../tools/bench/stats", ["import-x/no-restricted-paths"]],
+    ["packages/sandbox/src/fixture.ts", "../../../tools/bench/stats", ["import-x/no-restricted-paths"]],
+  ])(
+    "%s importing %s: tools/ takes only tests/support, and nothing shipped takes tools/",
+    async (file, specifier, problems) => {
+      expect(await importProblems(file, `import "${specifier}";\n`)).toEqual(problems);
+    },
+  );
+
+  test.each([
     ["app/edge/fixture.ts", "@saved-items/platform-emulator/schemas"],
     ["server/fixture.ts", "@saved-items/sandbox/config"],
     ["app/routes/fixture.ts", "../../packages/sandbox/src/config"],

@@ -1,5 +1,5 @@
 // The app and extension TOMLs as the platform's CLI would take them, checked offline. The schemas and
-// where each part comes from are in ./support/cli-config-schema.ts.
+// where each part comes from are in tools/deploy/cli-config-schema.ts.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
@@ -13,7 +13,7 @@ import {
   describeIssues,
   normaliseScopes,
   themeExtensionProblems,
-} from "./support/cli-config-schema";
+} from "../../tools/deploy/cli-config-schema";
 import { repoRoot } from "@saved-items/sandbox/config";
 
 const readToml = (file: string) => parse(readFileSync(path.join(repoRoot, file), "utf8")) as Record<string, unknown>;

@@ -7,7 +7,7 @@ import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
 import type { PlanChannel } from "~/services/channels";
 import { PLANS, PLAN_KEYS } from "~/services/plans";
-import { cliDotEnvFileName, normaliseScopes } from "./support/cli-config-schema";
+import { cliDotEnvFileName, normaliseScopes } from "../../tools/deploy/cli-config-schema";
 import { repoRoot } from "@saved-items/sandbox/config";
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), "utf8");

@@ -1,5 +1,5 @@
 // The Dockerfile stays true: with a Docker engine the image is built; without one (this repository's
-// CI machine has only the client) its steps are replayed in a scratch directory (./support/dockerfile.ts).
+// CI machine has only the client) its steps are replayed in a scratch directory (tools/deploy/dockerfile.ts).
 // Either way the files its CMD needs must be in the result. SKIP_DOCKER_BUILD_TEST=1 skips the build,
 // and only where there is no engine.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -17,7 +17,7 @@ import {
   replayBuild,
   words,
   type Requirement,
-} from "./support/dockerfile";
+} from "../../tools/deploy/dockerfile";
 import { repoRoot } from "@saved-items/sandbox/config";
 
 const dockerfile = parseDockerfile(readFileSync(path.join(repoRoot, "Dockerfile"), "utf8"));

@@ -12,7 +12,6 @@ import {
   rawConnection,
   send,
   serverBuildDir,
-  sleep,
   startInProcess,
   type InProcessServer,
 } from "../support/server";
@@ -206,11 +205,18 @@ describe("deadlines", () => {
   });
 });
 
+/** The connections the server holds open now, as node counts them for its maxConnections. */
+const openConnections = ({ appServer }: InProcessServer) =>
+  new Promise<number>((resolve, reject) =>
+    appServer.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
+
 describe("MAX_CONNECTIONS", () => {
   test("connections beyond the cap are closed on arrival and counted; a freed slot serves again", async () => {
     const first = await rawConnection(capped.port);
     const second = await rawConnection(capped.port);
-    await sleep(100);
+    // The cap is node's (server.maxConnections), counted as the server accepts: both taken first.
+    await vi.waitFor(async () => expect(await openConnections(capped)).toBe(2));
     const third = await rawConnection(capped.port);
     // Closed with nothing sent: a connection closed for its missing headers would have had a 408.
     await third.closed;
@@ -219,7 +225,7 @@ describe("MAX_CONNECTIONS", () => {
     first.socket.destroy();
     second.socket.destroy();
     await Promise.all([first.closed, second.closed]);
-    await sleep(100);
+    await vi.waitFor(async () => expect(await openConnections(capped)).toBe(0));
     const metrics = await send(`${capped.url}/metrics`, {
       headers: { Authorization: "Bearer metrics-token-0123456789" },
     });

@@ -1,5 +1,5 @@
 // The six budget states of issue #32 (docs/merchants.md, "Budget state"), each as the app's records
-// make it and with what the admin must say in it: the loader test (tests/merchant/budget-states.test.ts)
+// make it and with what the admin must say in it: the loader test (tests/admin/budget-states.test.ts)
 // and the screenshot test (tests/e2e/screens.e2e.test.ts) produce them the same way.
 import type { PrismaClient } from "@prisma/client";
 import type { BudgetStateKind } from "~/services/merchant-pages/budget-state";

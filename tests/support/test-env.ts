@@ -5,6 +5,6 @@ export const TEST_ENV = {
   SHOPIFY_APP_URL: "https://saved-items.test",
   DIRECT_API_JWT_SECRET: "test-direct-api-jwt-secret-0123456789abcdef",
   // Their requests run after answering, where counts and faults of unrelated tests would see
-  // them; the tests of tests/reach turn them on.
+  // them; the tests of tests/flow (and tests/sharing/share-links.test.ts) turn them on.
   FLOW_TRIGGERS: "off",
 };

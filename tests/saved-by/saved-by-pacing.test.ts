@@ -213,7 +213,9 @@ describe("shops are flushed independently", () => {
 
     let stopped = false;
     const stopping = stopSavedBySweeps().then(() => (stopped = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Stopping is promise steps only (the runner's and the flushes' stop), so a stop that did not
+    // wait for the hung flush would have resolved by the next turn of the event loop.
+    await new Promise(setImmediate);
     expect(stopped).toBe(false);
     timeouts.fire();
     await stopping;

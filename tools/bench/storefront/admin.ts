@@ -4,8 +4,8 @@
 // it after the storefront's figures.
 import type { Browser, Page } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { adminUrl, hydrated } from "../../support/admin-browser";
-import { BROWSER_AGENT, runInsightsOperation } from "../../support/insights";
+import { adminUrl, hydrated } from "../../../tests/support/admin-browser";
+import { BROWSER_AGENT, runInsightsOperation } from "../../../tests/support/insights";
 import { percentile } from "../stats";
 
 /** The platform's "good" bounds, graded at the 75th percentile of page loads. */

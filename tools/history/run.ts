@@ -8,7 +8,7 @@ import path from "node:path";
 import { keepAliveAgent } from "../bench/load";
 import { startMeasuredSandbox, usageDelta } from "../bench/sandbox";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
-import { createRelay } from "../support/relay";
+import { createRelay } from "../../tests/support/relay";
 import { checkHistory, type CheckResult } from "./checker";
 import { FAULTS, PrivateRedis, resumeInstances, runFaultSchedule, type FaultName, type FaultWindow } from "./faults";
 import {

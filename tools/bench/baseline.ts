@@ -15,7 +15,7 @@ export interface Baseline {
 /** Starts baseline-server.ts as one node process (tsx as a loader, so the pid is the server's own). */
 export async function startBaseline(kind: BaselineKind): Promise<Baseline> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "tests/bench/baseline-server.ts")], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "tools/bench/baseline-server.ts")], {
     cwd: repoRoot,
     env: {
       ...process.env,

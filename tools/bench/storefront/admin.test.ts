@@ -1,6 +1,6 @@
-// The admin Web Vitals bench's own arithmetic (tests/bench/storefront/admin.ts): CLS's session windows.
+// The admin Web Vitals bench's own arithmetic (tools/bench/storefront/admin.ts): CLS's session windows.
 import { describe, expect, test } from "vitest";
-import { cumulativeLayoutShift } from "../bench/storefront/admin";
+import { cumulativeLayoutShift } from "./admin";
 
 const shift = (startTime: number, value: number) => ({ startTime, value });
 

@@ -3,7 +3,7 @@
 // same list of collections (no cards) in the same run: the difference is what cards cost.
 import type http from "node:http";
 import { closedLoop } from "./load";
-import { aSaveRequest } from "../support/fixtures";
+import { aSaveRequest } from "../../tests/support/fixtures";
 import { list, type Shopper } from "./requests";
 import { signed, usageDelta, type MeasuredSandbox } from "./sandbox";
 

@@ -26,7 +26,7 @@ export interface MeasuredSandbox {
   stop(): Promise<void>;
 }
 
-export const BENCH_SEED = path.join(repoRoot, "tests/bench/seed.json");
+export const BENCH_SEED = path.join(repoRoot, "tools/bench/seed.json");
 
 /**
  * Builds and starts a sandbox; it is stopped (with its whole family of processes: front, instances,

@@ -1,5 +1,5 @@
 // The requests the bench and the soak send over the app proxy, in the shapes the theme sends.
-import { aSaveRequest, anIdentity } from "../support/fixtures";
+import { aSaveRequest, anIdentity } from "../../tests/support/fixtures";
 import type { LoadRequest } from "./load";
 import { signed } from "./sandbox";
 

@@ -1,4 +1,4 @@
-// npx tsx --expose-gc tests/bench/recount-memory.ts [--items 1000000 --customers 100000 --products 20000]:
+// npx tsx --expose-gc tools/bench/recount-memory.ts [--items 1000000 --customers 100000 --products 20000]:
 // the heap the saved-by recount's counter (app/services/saved-by/recount-plan.ts) keeps after
 // reading a bulk result of that many active product save_items line by line, beside the result's
 // own size and the heap of a counter keeping each line's shopper GID, both from the same run.
@@ -18,7 +18,7 @@ const customers = Number(values.customers);
 const products = Number(values.products);
 
 const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) throw new Error("run with --expose-gc (npx tsx --expose-gc tests/bench/recount-memory.ts)");
+if (!gc) throw new Error("run with --expose-gc (npx tsx --expose-gc tools/bench/recount-memory.ts)");
 
 /** Item i, as read from its result line: customer i's (i / customers)-th save, in fresh strings as JSON.parse makes them. */
 function item(index: number) {

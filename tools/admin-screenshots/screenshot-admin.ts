@@ -1,5 +1,5 @@
 // Renders the embedded admin pages from the sandbox in a real browser and saves screenshots.
-// Usage: CHROMIUM_PATH=/usr/bin/chromium npx tsx tests/merchant/screenshot-admin.ts
+// Usage: CHROMIUM_PATH=/usr/bin/chromium npx tsx tools/admin-screenshots/screenshot-admin.ts
 // Outside the admin there is no App Bridge (its CDN script is blocked here), so the pages are
 // shown as their server render plus hydration, without the admin's frame around them.
 import { mkdirSync } from "node:fs";
@@ -8,7 +8,7 @@ import { chromium } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { startSandbox } from "@saved-items/sandbox/sandbox-process";
 import { signedProxyUrl } from "@saved-items/sandbox/proxy-signature";
-import { adminUrl } from "../support/admin-browser";
+import { adminUrl } from "../../tests/support/admin-browser";
 
 const outDir = path.join(import.meta.dirname, "screenshots");
 mkdirSync(outDir, { recursive: true });

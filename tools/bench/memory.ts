@@ -1,5 +1,5 @@
 // npm run bench:memory [-- --requests 100000 --concurrency 32]: is-saved over the proxy against one
-// app instance; its RSS after the first 1,000 requests and after all of them (tests/bench/memory-phase.ts).
+// app instance; its RSS after the first 1,000 requests and after all of them (tools/bench/memory-phase.ts).
 import { parseArgs } from "node:util";
 import { keepAliveAgent } from "./load";
 import { measureMemory } from "./memory-phase";

@@ -3,8 +3,8 @@
 // session token. Tokens are exchanged once and again shortly before they expire (300 s).
 import type http from "node:http";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { aSaveRequest, anIdentity } from "../support/fixtures";
-import { customerAccountSessionToken } from "../support/session-token";
+import { aSaveRequest, anIdentity } from "../../tests/support/fixtures";
+import { customerAccountSessionToken } from "../../tests/support/session-token";
 import { sendReading, type LoadRequest, type Outcome } from "./load";
 import { batchOfSaves, isSaved, list, write } from "./requests";
 

@@ -1,5 +1,5 @@
 // Latency of the Redis coordinator's calls on this machine, one caller at a time, and of a lock
-// handed between two instances. Run: npx tsx tests/coordination/measure-latency.ts [calls]
+// handed between two instances. Run: npx tsx tools/coordination-latency/measure-latency.ts [calls]
 // With DATABASE_URL (a migrated PostgreSQL database), also the coordinator that grants Redis locks
 // under a permit kept there (decision 0026), beside the one without in the same run.
 import { randomUUID } from "node:crypto";
@@ -9,7 +9,7 @@ import { createFallbackStore } from "~/infrastructure/coordination/fallback-stor
 import { createLocalCoordinator } from "~/infrastructure/coordination/local-coordinator.server";
 import { createPool } from "~/infrastructure/database/pool.server";
 import { createRedisCoordinator } from "~/infrastructure/coordination/redis-coordinator.server";
-import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../support/redis";
+import { dropKeys, REDIS_URL, redisTestsRun, uniquePrefix } from "../../tests/support/redis";
 
 const calls = Number(process.argv[2] ?? 2_000);
 

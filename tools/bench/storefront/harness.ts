@@ -8,7 +8,7 @@ import path from "node:path";
 import lighthouse, { type Flags, type Result } from "lighthouse";
 import { chromium, type Browser } from "playwright-core";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { CHROMIUM, CHROMIUM_ARGS } from "../../support/chromium";
+import { CHROMIUM, CHROMIUM_ARGS } from "../../../tests/support/chromium";
 import { startMeasuredSandbox, type MeasuredSandbox } from "../sandbox";
 
 export interface LaunchedChromium {

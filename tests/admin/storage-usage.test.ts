@@ -48,7 +48,7 @@ describe("the setup page's storage", () => {
     expect(warned.storage?.slice(0, 2)).toEqual([record("Saved items", 8, "warning"), record("Lists", 1, "ok")]);
     expect(emulator.requests.filter((request) => request.operationName === "SavedItemsStorageUsage")).toHaveLength(1);
 
-    // Past the cap a save is refused. (The banners' words: tests/merchant/screenshot-admin.ts shows them in Chromium.)
+    // Past the cap a save is refused. (The banners' words: tools/admin-screenshots/screenshot-admin.ts shows them in Chromium.)
     const { results } = await saveProducts(9, 11);
     expect(results.map((result: { ok: boolean; code?: string }) => result.code ?? "ok")).toEqual([
       "ok",
