@@ -52,11 +52,17 @@ export function createJobRunner() {
   let timer: NodeJS.Timeout | undefined;
 
   async function readStates(names: string[]): Promise<Map<string, JobRow>> {
-    await prisma.backgroundJob.createMany({
-      data: names.map((name) => ({ name, runAfter: clock.now() })),
-      skipDuplicates: true,
-    });
-    const rows = await prisma.backgroundJob.findMany({ where: { name: { in: names } } });
+    const read = () => prisma.backgroundJob.findMany({ where: { name: { in: names } } });
+    let rows = await read();
+    // A job new to the table gets its row, due now; a poll of known jobs writes nothing.
+    const missing = names.filter((name) => !rows.some((row) => row.name === name));
+    if (missing.length > 0) {
+      await prisma.backgroundJob.createMany({
+        data: missing.map((name) => ({ name, runAfter: clock.now() })),
+        skipDuplicates: true,
+      });
+      rows = await read();
+    }
     const now = clock.now();
     for (const row of rows) showJobState(row.name, row, now);
     return new Map(rows.map((row) => [row.name, row]));
