@@ -283,18 +283,17 @@ describe("a pending customer redaction across a restart", () => {
      */
     const restart = async (aheadMs: number) => {
       vi.resetModules();
-      const [{ clock }, entry, sweeps, savedBySweeps, coordination] = await Promise.all([
+      const [{ clock }, entry, jobs, coordination] = await Promise.all([
         import("~/lib/clock"),
         import("~/entry.server"),
-        import("~/services/compliance/redaction-sweeps.server"),
-        import("~/services/saved-by/saved-by-sweeps.server"),
+        import("~/services/background-jobs.server"),
         import("~/infrastructure/coordination/shared-coordinator.server"),
       ]);
       advanceTime(aheadMs, clock);
       await entry.prepare();
-      // The timers stop once the sweeps they ran at start-up have ended (the saved-by ones too:
-      // left running, they would hold the database this file closes at its end).
-      await Promise.all([sweeps.stopRedactionSweeps(), savedBySweeps.stopSavedBySweeps()]);
+      // The jobs stop once the runs start-up began have ended (all of them: left running, they
+      // would hold the database this file closes at its end).
+      await jobs.stopBackgroundJobs();
       await coordination.getCoordinator().close();
     };
 

@@ -5,7 +5,12 @@ import { BACKGROUND_RESERVE_SHARE } from "~/platform/bucket-pacing";
 import { observeBucket } from "~/platform/shop-buckets.server";
 import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { runSavedBySweep, startSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
-import { SAVED_BY_SWEEP_INTERVAL_MS, stopSavedBySweeps } from "~/services/saved-by/saved-by-sweeps.server";
+import { stopJobs } from "~/infrastructure/jobs/job-runner.server";
+import {
+  SAVED_BY_SWEEP_INTERVAL_MS,
+  savedByFlushJob,
+  savedByRecountJob,
+} from "~/services/saved-by/saved-by-sweeps.server";
 import { itemHandle } from "~/services/saved-items/handles.server";
 import { callProxy, givenCountingShop } from "../support/app";
 import { aSaveRequest } from "../support/fixtures";
@@ -158,7 +163,7 @@ describe("stopping", () => {
 
     await startSavedBySweep();
     await vi.waitFor(() => expect(sleep).toHaveBeenCalled());
-    await stopSavedBySweeps();
+    await stopJobs([savedByFlushJob, savedByRecountJob]);
     expect(savedBy(shop)).toBeUndefined();
     expect(emulator.requests.filter((request) => request.operationName === "SavedItemsFindSavers")).toEqual([]);
 
@@ -212,7 +217,7 @@ describe("shops are flushed independently", () => {
     expect(counting()).toHaveLength(2); // the hung shop's flush was not started twice
 
     let stopped = false;
-    const stopping = stopSavedBySweeps().then(() => (stopped = true));
+    const stopping = stopJobs([savedByFlushJob, savedByRecountJob]).then(() => (stopped = true));
     // Stopping is promise steps only (the runner's and the flushes' stop), so a stop that did not
     // wait for the hung flush would have resolved by the next turn of the event loop.
     await new Promise(setImmediate);

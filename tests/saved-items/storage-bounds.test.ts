@@ -5,7 +5,8 @@ import { clock } from "~/lib/clock";
 import { observeBucket } from "~/platform/shop-buckets.server";
 import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { runRetentionSweep, startRetentionSweeps, stopRetentionSweeps } from "~/services/saved-items/retention.server";
+import { startJobs, stopJobs } from "~/infrastructure/jobs/job-runner.server";
+import { retentionJob, runRetentionSweep } from "~/services/saved-items/retention.server";
 import { itemHandle, listDirectoryHandle, listHandle } from "~/services/saved-items/handles.server";
 import { MAX_LISTS_PER_CUSTOMER, MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";
 import { DEMO_SHOP } from "../support/app";
@@ -266,9 +267,9 @@ describe("the retention pass on the shop's bucket", () => {
     const retention = () =>
       emulator.requests.filter((request) => request.operationName?.startsWith("SavedItemsRetention"));
 
-    startRetentionSweeps();
+    void startJobs([retentionJob]);
     await vi.waitFor(() => expect(sleep).toHaveBeenCalled());
-    await stopRetentionSweeps();
+    await stopJobs([retentionJob]);
     expect(retention()).toEqual([]);
     expect(items()).toHaveLength(3);
 

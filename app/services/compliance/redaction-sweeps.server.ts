@@ -1,4 +1,4 @@
-import { stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
+import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { runDueRedactions } from "./pending-redactions.server";
 
 /**
@@ -16,5 +16,3 @@ export const redactionJob: JobDefinition = {
   intervalMs: SWEEP_INTERVAL_MS,
   run: async () => ({ again: (await runDueRedactions(PASSES_PER_SWEEP)) === PASSES_PER_SWEEP }),
 };
-
-export const stopRedactionSweeps = (): Promise<void> => stopJobs([redactionJob]);

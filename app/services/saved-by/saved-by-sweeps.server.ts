@@ -1,4 +1,4 @@
-import { stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
+import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { startSavedBySweep, stopSavedByFlushes } from "./saved-by-flush.server";
 import { runSavedByRecounts } from "./saved-by-recount.server";
 
@@ -30,5 +30,3 @@ export const savedByRecountJob: JobDefinition = {
   intervalMs: SAVED_BY_RECOUNT_SWEEP_INTERVAL_MS,
   run: runSavedByRecounts,
 };
-
-export const stopSavedBySweeps = (): Promise<void> => stopJobs([savedByFlushJob, savedByRecountJob]);

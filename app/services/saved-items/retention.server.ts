@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import prisma from "~/db.server";
 import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
-import { startJobs, stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
+import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
 import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
@@ -267,6 +267,3 @@ export const retentionJob: JobDefinition = {
   intervalMs: () => retentionCadence(retentionWindowMs()).sweepMs,
   run: (signal) => runRetentionSweep(signal),
 };
-
-export const startRetentionSweeps = (): void => void startJobs([retentionJob]);
-export const stopRetentionSweeps = (): Promise<void> => stopJobs([retentionJob]);
