@@ -65,3 +65,11 @@ export function parseStoredJson(value: string | null): unknown {
     return undefined;
   }
 }
+
+/** A json field's text, as stored. */
+export const storedJson = (value: unknown): string => JSON.stringify(value);
+
+/** The fields that tie a save_item to its list and customer, written with every activation. */
+export function itemOwnerFields(listHandle: string, customerGid: string): Record<string, string> {
+  return { [SAVE_ITEM_FIELDS.listKey]: listHandle, [SAVE_ITEM_FIELDS.customerId]: customerGid };
+}

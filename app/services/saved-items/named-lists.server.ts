@@ -5,8 +5,10 @@ import { platformRefusal } from "~/platform/admin-graphql.server";
 import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { retentionWindowMs } from "~/config/env.server";
-import { applyItemChangesLocked, indexFromSearch, isoSeconds } from "./apply-item-changes.server";
-import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
+import { applyItemChangesInSession } from "./apply-item-changes.server";
+import { withListSession } from "./list-store/session.server";
+import { indexFromSearch } from "./list-store/open-lists.server";
+import { isoSeconds } from "~/services/records/stored-values";
 import type { Caller } from "~/services/caller";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
@@ -184,7 +186,7 @@ export function newListContext(): string {
 export async function createList(caller: Caller, input: CreateListRequest): Promise<SavedList> {
   const plan = await requireInstalledShopPlan(caller.shop);
   const context = input.context ?? newListContext();
-  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
+  return withListSession(caller, [context], { directory: true }, async ({ held }) => {
     const { list, directory } = await readNamedList(caller, context);
     const decision = decideCreateList(list, directory, { context, name: input.name }, plan, retentionWindowMs());
     if (decision.kind === "refuse") throw decision.error;
@@ -208,7 +210,7 @@ export async function createList(caller: Caller, input: CreateListRequest): Prom
 }
 
 export async function renameList(caller: Caller, input: RenameListRequest): Promise<SavedList> {
-  return withWriteLocks([listLockKey(caller, input.context)], async (held) => {
+  return withListSession(caller, [input.context], { directory: false }, async ({ held }) => {
     const { list } = await readNamedList(caller, input.context);
     assertListExists(list, input.context);
     await held.assertHeld();
@@ -228,7 +230,8 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
  */
 export async function deleteList(caller: Caller, input: DeleteListRequest): Promise<DeleteListResult> {
   const { context } = input;
-  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
+  return withListSession(caller, [context], { directory: true }, async (session) => {
+    const { held } = session;
     const { list, directory } = await readNamedList(caller, context);
     const index =
       assertListExists(list, context).index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
@@ -236,13 +239,12 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
     for (let remaining = index; remaining.length > 0;) {
       const { items } = await readItemRecords(caller.admin, remaining.slice(0, DELETE_CHUNK));
       const active = [...items].filter((entry): entry is [string, SaveItemRecord] => entry[1]?.status === "active");
-      const outcomes = await applyItemChangesLocked(
-        caller,
+      const outcomes = await applyItemChangesInSession(
+        session,
         active.map(([, record]) => ({
           action: "remove",
           item: { context, entityType: record.entityType, entityGid: record.entityGid },
         })),
-        held,
         { known: new Map(active), keepIndex: true },
       );
       removedItems += outcomes.filter((outcome) => outcome.ok).length;
