@@ -4,19 +4,15 @@ import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
 import type { Caller } from "~/services/caller";
-import { listHandle } from "./handles.server";
+import { readShareRecord, writeShareRecord } from "./list-store/list-records.server";
+import { withListSession, type ListSession } from "./list-store/session.server";
 import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
 import { withCards } from "./product-cards.server";
-import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
+import { parseStoredJson } from "~/services/records/fields";
 import { listActiveItems } from "~/services/records/metaobject-store.server";
 import { MAX_SHARED_LIST_LIMIT } from "./sharing-schemas";
-import {
-  readShareList,
-  searchSharedLists,
-  writeShareFields,
-  type ShareListNode,
-} from "~/services/records/save-list.server";
-import { cachedSharedPage, readAndCacheSharedPage, sharedLinksChanged } from "./shared-page-cache.server";
+import { searchSharedLists, type ShareList } from "~/services/records/save-list.server";
+import { cachedSharedPage, readAndCacheSharedPage } from "./shared-page-cache.server";
 import type {
   ShareCreateRequest,
   ShareLink,
@@ -68,29 +64,43 @@ export function shareTokenHash(token: string): string {
 }
 
 /** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
-async function requireOwnList(caller: Caller, context: string): Promise<ShareListNode> {
-  const list = await readShareList(caller.admin, listHandle(caller.customerGid, context));
+function requireOwnList(list: ShareList | null, context: string): ShareList {
   if (!list) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
   return list;
 }
 
+/**
+ * Runs a write of the caller's list's link in a session on the list (its lock, the one
+ * delete-list and item writes hold), on the list read by handle under it.
+ */
+function withOwnList<T>(
+  caller: Caller,
+  context: string,
+  work: (list: ShareList | null, session: ListSession) => Promise<T>,
+): Promise<T> {
+  return withListSession(caller, [context], { directory: false }, async (session) =>
+    work(await readShareRecord(session, context), session),
+  );
+}
+
 /** A new link for one of the caller's lists; any earlier link of that list stops working. */
 export async function createShareLink(caller: Caller, input: ShareCreateRequest): Promise<ShareLink> {
-  const list = await requireOwnList(caller, input.context);
   const token = newShareToken(caller.shop);
-  await writeShareFields(caller.admin, list.id, shareTokenHash(token), input.displayName ?? "");
-  // The list's earlier token, if it had one, stops opening it.
-  await sharedLinksChanged(caller.shop);
+  await withOwnList(caller, input.context, async (list, session) => {
+    const share = { hash: shareTokenHash(token), name: input.displayName ?? null };
+    await writeShareRecord(session, requireOwnList(list, input.context), share);
+  });
   const path = `${SHARED_PAGE_PREFIX}/${token}`;
   return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
 }
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
-  const list = await requireOwnList(caller, input.context);
-  if (!fieldValue(list.fields, SAVE_LIST_FIELDS.shareTokenHash)) return { revoked: false };
-  await writeShareFields(caller.admin, list.id, "", "");
-  await sharedLinksChanged(caller.shop);
-  return { revoked: true };
+  return withOwnList(caller, input.context, async (list, session) => {
+    const own = requireOwnList(list, input.context);
+    if (!own.shareTokenHash) return { revoked: false };
+    await writeShareRecord(session, own, null);
+    return { revoked: true };
+  });
 }
 
 /**
@@ -98,9 +108,9 @@ export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest)
  * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
  * NOT_FOUND, with nothing that tells them apart.
  */
-async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode> {
+async function findSharedList(caller: Caller, hash: string): Promise<ShareList> {
   const lists = await searchSharedLists(caller.admin, hash);
-  const list = lists.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
+  const list = lists.find((found) => found.shareTokenHash === hash);
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   return list;
 }
@@ -122,8 +132,8 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   const page = await readAndCacheSharedPage(caller.shop, hash, now, {
     async findList() {
       const list = await findSharedList(caller, hash);
-      displayName = fieldValue(list.fields, SAVE_LIST_FIELDS.shareName);
-      listName = fieldValue(list.fields, SAVE_LIST_FIELDS.name);
+      displayName = list.shareName;
+      listName = list.name;
       return list;
     },
     readPage: async (handle) =>
