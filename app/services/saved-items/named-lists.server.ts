@@ -43,7 +43,7 @@ import {
   searchResultsShown,
   type ListDirectory,
 } from "./named-lists";
-import { sharedLinksChanged } from "./shared-page-cache.server";
+import { sharedItemsChanged, sharedLinksChanged } from "./shared-page-cache.server";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -212,10 +212,10 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
     const { list } = await readNamedList(caller, input.context);
     assertListExists(list, input.context);
     await held.assertHeld();
-    return toSavedList(
-      caller,
-      await writeNamedList(caller, input.context, { [SAVE_LIST_FIELDS.name]: input.name }, null),
-    );
+    const renamed = await writeNamedList(caller, input.context, { [SAVE_LIST_FIELDS.name]: input.name }, null);
+    // The shared page shows the list's name: a page cached before the rename is read again.
+    await sharedItemsChanged(caller.shop, [listHandle(caller.customerGid, input.context)]);
+    return toSavedList(caller, renamed);
   });
 }
 

@@ -4,7 +4,11 @@ import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
 import type { Caller } from "~/services/caller";
+import type { HeldLocks } from "~/infrastructure/coordination/coordinator.server";
 import { listHandle } from "./handles.server";
+import { listLockKey, withWriteLocks } from "./list-locks.server";
+import { assertListExists } from "./named-lists";
+import { linkToRevoke, opensSharedList, type ShareableList } from "./share-links";
 import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
 import { withCards } from "./product-cards.server";
 import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
@@ -67,40 +71,65 @@ export function shareTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
-async function requireOwnList(caller: Caller, context: string): Promise<ShareListNode> {
-  const list = await readShareList(caller.admin, listHandle(caller.customerGid, context));
-  if (!list) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
-  return list;
+/** A list's node as the share decisions read it. */
+function shareable(node: ShareListNode): ShareListNode & ShareableList {
+  return {
+    ...node,
+    deleted: fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt) !== null,
+    name: fieldValue(node.fields, SAVE_LIST_FIELDS.name),
+    shareTokenHash: fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash),
+  };
+}
+
+/**
+ * Runs a write of the caller's list's link under the list's lock, the one delete-list and item
+ * writes hold, on the list read by handle under it: a delete cannot land between the read and the
+ * write, so no link is ever written on a deleted list.
+ */
+function withOwnList<T>(
+  caller: Caller,
+  context: string,
+  work: (list: (ShareListNode & ShareableList) | null, held: HeldLocks) => Promise<T>,
+): Promise<T> {
+  return withWriteLocks([listLockKey(caller, context)], async (held) => {
+    const node = await readShareList(caller.admin, listHandle(caller.customerGid, context));
+    return work(node && shareable(node), held);
+  });
 }
 
 /** A new link for one of the caller's lists; any earlier link of that list stops working. */
 export async function createShareLink(caller: Caller, input: ShareCreateRequest): Promise<ShareLink> {
-  const list = await requireOwnList(caller, input.context);
   const token = newShareToken(caller.shop);
-  await writeShareFields(caller.admin, list.id, shareTokenHash(token), input.displayName ?? "");
-  // The list's earlier token, if it had one, stops opening it.
-  await sharedLinksChanged(caller.shop);
+  await withOwnList(caller, input.context, async (list, held) => {
+    const { id } = assertListExists(list, input.context);
+    await held.assertHeld();
+    await writeShareFields(caller.admin, id, shareTokenHash(token), input.displayName ?? "");
+    // The list's earlier token, if it had one, stops opening it.
+    await sharedLinksChanged(caller.shop);
+  });
   const path = `${SHARED_PAGE_PREFIX}/${token}`;
   return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
 }
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
-  const list = await requireOwnList(caller, input.context);
-  if (!fieldValue(list.fields, SAVE_LIST_FIELDS.shareTokenHash)) return { revoked: false };
-  await writeShareFields(caller.admin, list.id, "", "");
-  await sharedLinksChanged(caller.shop);
-  return { revoked: true };
+  return withOwnList(caller, input.context, async (list, held) => {
+    const shared = linkToRevoke(list, input.context);
+    if (!shared) return { revoked: false };
+    await held.assertHeld();
+    await writeShareFields(caller.admin, shared.id, "", "");
+    await sharedLinksChanged(caller.shop);
+    return { revoked: true };
+  });
 }
 
 /**
  * The list a token opens in the caller's shop: the search by hash, then the returned node's
- * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
- * NOT_FOUND, with nothing that tells them apart.
+ * current hash must still be the token's, on a list not deleted. Unknown, revoked and other
+ * shops' tokens, and those of deleted lists, are all NOT_FOUND, with nothing that tells them apart.
  */
 async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode> {
   const lists = await searchSharedLists(caller.admin, hash);
-  const list = lists.find((node) => fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash) === hash);
+  const list = lists.find((node) => opensSharedList(shareable(node), hash));
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   return list;
 }
