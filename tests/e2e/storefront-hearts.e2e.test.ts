@@ -119,4 +119,41 @@ describe.skipIf(browserMissing)(browserTestTitle("card hearts and rows agree wit
     await expect.poll(toast).toBe("Removed from your list.");
     expect(await listedElsewhere()).toEqual([MUG]);
   });
+
+  test("a product and its variants saved both: the variants' rows say they are variants, and are named where they have a name", async () => {
+    await savedElsewhere("product", "gid://shopify/Product/8102");
+    await savedElsewhere("variant", "gid://shopify/ProductVariant/91021"); // the tote's only variant
+    await savedElsewhere("variant", "gid://shopify/ProductVariant/91012"); // Linen Shirt, M
+    await open("/pages/saved-items");
+    const rows = page.locator("[data-si=list] .si-item");
+    // As a screen reader reads them: each link named with its variant's tag, each remove button too.
+    expect(await page.locator("[data-si=list] .si-items").ariaSnapshot()).toBe(
+      [
+        "- list:",
+        ...[
+          ["Linen Shirt - M Variant", "/products/linen-shirt?variant=91012", "$49.00", "Linen Shirt - M (Variant)"],
+          ["Canvas Tote Variant", "/products/canvas-tote?variant=91021", "$25.00", "Canvas Tote (Variant)"],
+          ["Canvas Tote", "/products/canvas-tote", "$25.00", "Canvas Tote"],
+          ["Ceramic Mug", "/products/ceramic-mug", "$16.00", "Ceramic Mug"],
+        ].flatMap(([link, url, price, remove]) => [
+          "  - listitem:",
+          `    - link "${link}":`,
+          `      - /url: ${url}`,
+          `    - text: ${price}`,
+          `    - 'button "Remove: ${remove}"': Remove`,
+        ]),
+      ].join("\n"),
+    );
+    expect(await rows.locator(".si-kind").allTextContents()).toEqual(["Variant", "Variant"]);
+    await shot("2-product-and-variant-rows");
+
+    // The product's heart is the product's: removing the variant's row leaves it saved.
+    await page.getByRole("button", { name: "Remove: Canvas Tote (Variant)" }).click();
+    await expect.poll(() => rows.count()).toBe(3);
+    // Read afresh (the saves above were made elsewhere while this session's state was fresh).
+    await page.evaluate((shop) => localStorage.removeItem(`saved-items:state:${shop}`), SHOP);
+    await open("/collections/all");
+    expect(await heart("canvas-tote").getAttribute("aria-pressed")).toBe("true");
+    expect(await heart("linen-shirt").getAttribute("aria-pressed")).toBe("false");
+  });
 });

@@ -447,7 +447,7 @@ describe("the cart block", () => {
   });
 });
 
-describe("hearts agree with the list, however an item was saved (issue 42)", () => {
+describe("hearts and rows agree with the list, however an item was saved (issue 42)", () => {
   const MUG = "gid://shopify/Product/8104";
   /** A theme's card with no data-product-id: the embed finds its product by the link. */
   const CARD = `<ul><li class="product-card"><a href="/products/ceramic-mug"><h3>Ceramic Mug</h3></a></li></ul>`;
@@ -511,5 +511,17 @@ describe("hearts agree with the list, however an item was saved (issue 42)", () 
     heart().click();
     await vi.waitFor(() => expect(status(root)).toBe(en.status.already));
     expect(heart().getAttribute("aria-pressed")).toBe("true");
+  });
+
+  test("a product and its only variant, both saved, are two rows, the variant's tagged as one", async () => {
+    const variant = "gid://shopify/ProductVariant/91041";
+    handlers.list = () => page(savedElsewhere("variant", variant) as never, savedElsewhere() as never);
+    const root = await openPage("saved-items", "1001");
+    const rows = [...root.querySelectorAll<HTMLElement>(".si-items li")];
+    expect(rows.map((row) => row.querySelector(".si-kind")?.textContent)).toEqual([en.list.variant, undefined]);
+    expect(rows.map((row) => row.querySelector(".si-remove")!.getAttribute("aria-label"))).toEqual([
+      `${en.list.remove}: Ceramic Mug (${en.list.variant})`,
+      `${en.list.remove}: Ceramic Mug`,
+    ]);
   });
 });
