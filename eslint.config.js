@@ -14,9 +14,11 @@ import tseslint from "typescript-eslint";
  */
 const LAYERS = [
   { name: "lib", paths: ["app/lib", "app/config", "app/types"] },
-  // The Redis coordinator, the embedded PostgreSQL server, the pools and the app's one database: what
-  // the app stands on, not leaf utilities. The whole folder, whatever new part it gains.
-  { name: "infrastructure", paths: ["app/infrastructure", "app/db.server.ts"] },
+  // The Redis coordinator, the embedded PostgreSQL server, the pools, the job runner: what the app
+  // stands on, not leaf utilities. The whole folder, whatever new part it gains.
+  { name: "infrastructure", paths: ["app/infrastructure"] },
+  // The app's one database, opened from the parts below it; what runs on it is handed its client.
+  { name: "database", paths: ["app/db.server.ts"] },
   { name: "platform", paths: ["app/platform"] },
   { name: "services", paths: ["app/services"] },
   // The operation API every channel serves: the catalogue and the dispatcher. Feature folders sit below it.

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { defineConfig } from "prisma/config";
-import { databaseTarget } from "./app/config/database-url";
+import { databaseTargetOf } from "./app/config/env.server";
 
 // The JS schema engine and a driver adapter let the CLI run with no downloaded engine binary. Of the
 // CLI, `migrate diff` is what we rely on; migrations are applied by our own runner
@@ -11,7 +11,7 @@ export default defineConfig({
   engine: "js",
   schema: path.join("prisma", "schema.prisma"),
   async adapter() {
-    const target = databaseTarget();
+    const target = databaseTargetOf(process.env);
     if (target.kind === "postgres") return new PrismaPg({ connectionString: target.url });
     // The CLI builds the adapter before every command but opens it only for the ones that need a
     // database (`migrate diff` too): those need a server to connect to.

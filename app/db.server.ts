@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@prisma/client";
 import type pg from "pg";
-import { databaseTarget } from "./config/database-url";
+import { databaseTarget } from "./config/env.server";
 import { provideCoordinationDatabase } from "./infrastructure/coordination/shared-coordinator.server";
 import {
   startEmbeddedPostgres,

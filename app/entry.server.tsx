@@ -3,7 +3,7 @@ import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFu
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { databaseTarget } from "~/config/database-url";
+import { databaseTarget, getEnv } from "~/config/env.server";
 import prisma, { pool } from "~/db.server";
 import { isApiPath } from "~/edge/route-table";
 import { afterAnswerSettled } from "~/lib/after-answer.server";
@@ -40,7 +40,7 @@ export const readiness = () => readinessOf(pool);
  * work waits in the database, so what a restart left due runs now.
  */
 export async function prepare(): Promise<void> {
-  if (databaseTarget().kind === "postgres" && process.env.SKIP_MIGRATIONS !== "1") {
+  if (databaseTarget().kind === "postgres" && !getEnv().SKIP_MIGRATIONS) {
     const applied = await applyMigrations(pool);
     if (applied.length > 0) writeLog("info", "migrations applied", { migrations: applied });
   }

@@ -1,11 +1,12 @@
 // `npm start`: bundled by `npm run build` into build/server.js, next to the Remix build it serves
-// (build/server/index.js, build/client/). Configuration: server/config.ts, docs/deploy.md.
+// (build/server/index.js, build/client/). Configuration: app/config/env.server.ts, docs/deploy.md.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { errorFields, redactSecrets, writeLog } from "../app/lib/json-log";
-import { loadServerConfig, missingNodeFlags, ServerConfigError } from "./config";
+import { ConfigError, getEnv } from "../app/config/env.server";
+import { missingNodeFlags, serverConfigOf } from "./config";
 import { createAppServer } from "./http-server";
 import { exitOnSignals } from "./shutdown";
 
@@ -27,11 +28,12 @@ function refuseToStart(message: string): never {
   process.exit(1);
 }
 
+// Every variable, the app's and the server's, is checked here, before anything starts.
 let config;
 try {
-  config = loadServerConfig(process.env);
+  config = serverConfigOf(getEnv());
 } catch (error) {
-  if (!(error instanceof ServerConfigError)) throw error;
+  if (!(error instanceof ConfigError)) throw error;
   refuseToStart(error.message);
 }
 
@@ -42,7 +44,6 @@ if (!existsSync(serverBuildFile)) {
 }
 let build: ServerBuild;
 try {
-  // The app checks its own environment as it loads, and says what to set when it refuses.
   build = (await import(pathToFileURL(serverBuildFile).href)) as ServerBuild;
 } catch (error) {
   refuseToStart(redactSecrets(error instanceof Error ? error.message : String(error)));

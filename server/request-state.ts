@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppLoadContext } from "@remix-run/node";
 import type { BodySignatureCheck } from "../app/edge/front-doors/body-signature.server";
 import type { RequestLogFields } from "../app/lib/request-context.server";
-import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "./config";
+import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../app/config/body-bounds";
 
 export interface RequestState {
   requestId: string;

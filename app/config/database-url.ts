@@ -13,10 +13,6 @@ export const DEFAULT_DATABASE_URL = "pglite:.data/pglite";
 const WHAT_TO_SET =
   "set DATABASE_URL to postgres://USER:PASSWORD@HOST:5432/DATABASE, or to pglite:<directory> or pglite:memory for the embedded database (unset means pglite:.data/pglite)";
 
-export function databaseUrl(): string {
-  return process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-}
-
 /** Why the URL cannot be used, without repeating it: it may carry a password. */
 function problemWith(url: string): string | undefined {
   if (url.startsWith("pglite:")) return url.slice("pglite:".length) ? undefined : "names no data directory";
@@ -39,10 +35,6 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   if (!url.startsWith("pglite:")) return { kind: "postgres", url };
   const location = url.slice("pglite:".length);
   return { kind: "embedded", dataDir: location === "memory" ? "memory" : path.resolve(location) };
-}
-
-export function databaseTarget(): DatabaseTarget {
-  return parseDatabaseUrl(databaseUrl());
 }
 
 /** For the environment schema, so a malformed URL is reported with every other misconfiguration. */

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import type pg from "pg";
+import { getEnv } from "~/config/env.server";
 import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
 import { OUTAGE_STALENESS_MS } from "~/infrastructure/database/availability.server";
 import type { Dependency } from "~/lib/dependencies";
@@ -137,7 +138,7 @@ export async function readiness(database: ReadinessDatabase): Promise<Readiness>
   checks.migrations = answered.ok
     ? await bounded("migrations", () => checkMigrations(database))
     : { ok: false, detail: "database unavailable" };
-  if (process.env.REDIS_URL) checks.redis = await bounded("redis", checkRedis);
+  if (getEnv().REDIS_URL) checks.redis = await bounded("redis", checkRedis);
   const away: Dependency[] = [];
   if (!answered.ok) away.push("postgres");
   if (checks.redis && !checks.redis.ok) away.push("redis");

@@ -154,7 +154,7 @@ export const OPERATIONS = {
       description:
         "Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the " +
         "read-only shared page. An earlier link of the same list stops working. displayName is the only identity the " +
-        "shared page shows. A context the caller has no list for is NOT_FOUND (404).",
+        "shared page shows. A context the caller has no list for, or whose list is deleted, is NOT_FOUND (404).",
     },
   },
   "share-revoke": {
@@ -168,7 +168,8 @@ export const OPERATIONS = {
       summary: "Revoke the share link of one of the caller's lists",
       description:
         "Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with " +
-        "revoked false; a context the caller has no list for is NOT_FOUND (404).",
+        "revoked false; a context the caller has no list for, or whose list is deleted (delete-list already ended its " +
+        "link), is NOT_FOUND (404).",
     },
   },
   "shared-list": {
@@ -182,8 +183,9 @@ export const OPERATIONS = {
       summary: "Read a list shared by link",
       description:
         "The active items (snapshot included, no ids) and the display name of the list a share token opens, in the " +
-        "caller's shop; counts against the budget like list. An unknown or revoked token, or one of another shop, is " +
-        "NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).",
+        "caller's shop; counts against the budget like list. An unknown or revoked token, one of a deleted list, or one " +
+        "of another shop, is NOT_FOUND (404). A link just created may take a moment to be found (the platform's " +
+        "search lags writes).",
     },
   },
   lists: {
@@ -242,8 +244,9 @@ export const OPERATIONS = {
       summary: "Delete one of the caller's lists",
       description:
         "Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its " +
-        "name and share link and marks it deleted, so lists no longer shows it. A later save to the same context " +
-        "brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).",
+        "name and share link and marks it deleted, so lists no longer shows it and, once it has answered, no link of " +
+        "the list opens. A later save to the same context brings the list back, unnamed. A context the caller has " +
+        "no list for is NOT_FOUND (404).",
     },
   },
 } as const satisfies Record<string, OperationEntry>;

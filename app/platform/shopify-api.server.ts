@@ -4,6 +4,7 @@ import "@shopify/shopify-api/adapters/web-api";
 import { LogSeverity, shopifyApi, type ConfigParams, type DomainTransformation } from "@shopify/shopify-api";
 import { setAbstractFetchFunc, type AbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { getEnv } from "~/config/env.server";
+import { ACCESS_SCOPES } from "./access-scopes";
 import { ADMIN_API_VERSION } from "./api-versions";
 import { platformFetch } from "./platform-fetch.server";
 
@@ -24,7 +25,7 @@ export const platformLibraryConfig = {
   apiSecretKey: env.SHOPIFY_API_SECRET,
   apiVersion: ADMIN_API_VERSION,
   isEmbeddedApp: true,
-  scopes: env.SCOPES.split(","),
+  scopes: ACCESS_SCOPES.split(","),
   // The library logs every proxy authentication at Info; at storefront traffic volumes that is noise.
   logger: { level: LogSeverity.Warning },
   // The library dropped customShopDomains (shopify-api 13) and ignores it; an identity transformation

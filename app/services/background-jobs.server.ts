@@ -1,4 +1,5 @@
-import { startJobs, stopJobs, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
+import prisma from "~/db.server";
+import { createJobRunner, type JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { redactionJob } from "./compliance/redaction-sweeps.server";
 import { fanOutResumeJob } from "./flow/fan-outs.server";
 import { savedByFlushJob, savedByRecountJob } from "./saved-by/saved-by-sweeps.server";
@@ -15,6 +16,12 @@ export const BACKGROUND_JOBS: readonly JobDefinition[] = [
   fanOutResumeJob,
   retentionJob,
 ];
+
+const processRunner = createJobRunner(prisma);
+
+/** This process's runner, on the app's database: start (or stop) the given jobs. */
+export const startJobs = processRunner.start;
+export const stopJobs = processRunner.stop;
 
 /** At start-up: what is due (a restart's backlog) runs now, then each job on its interval. */
 export const startBackgroundJobs = (): void => void startJobs(BACKGROUND_JOBS);

@@ -2,14 +2,14 @@ import type { BlockConfig } from "./block-config";
 import { all, data, find, fromTemplate, listen, setAttr } from "./dom";
 import { loadSavedState } from "./load-saved-state";
 import { saveOrRemove, type Outcome } from "./save-or-remove";
-import { isHandleSaved, savedValue, subscribe } from "./saved-state";
-import { fitSnapshot, type ShopperItem } from "./shopper-item";
+import { savedProductOf, savedValue, subscribe } from "./saved-state";
+import { fitSnapshot, PRODUCT_GID, productHandle, type ShopperItem } from "./shopper-item";
 import { announce, showPause } from "./status-message";
 
 /**
  * The card hearts embed: a heart on every product card of the page (cards added later too). A
- * card's product is its data-product-id, else the first /products/<handle> link inside it, whose
- * id is looked up from <handle>.js on the first click.
+ * card's product is its data-product-id, else the first /products/<handle> link inside it: the saved
+ * product of that handle, or, when none is, the id <handle>.js answers on the first click.
  */
 export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
   const { root, context, status } = config;
@@ -21,24 +21,30 @@ export function initCardHearts(config: BlockConfig): Promise<void> | undefined {
     const idHolder = card.matches("[data-product-id]") ? card : find(card, "[data-product-id]");
     const link = find<HTMLAnchorElement>(card, 'a[href*="/products/"]');
     let id = idHolder && data(idHolder, "product-id");
-    const handle = link && (link.pathname.match(/\/products\/([^/]+)/) || [])[1];
+    const handle = link && productHandle(link.pathname);
     if (!id && !handle) return;
     setAttr(card, "data-si-card", "");
     const name = (find(card, "h2, h3, h4") || link || card).textContent!.trim();
     const image = find<HTMLImageElement>(card, "img");
     const heart = fromTemplate(root);
     setAttr(heart, "aria-label", `${config.text("save")}: ${name}`);
-    const gid = () => `gid://shopify/Product/${id}`;
-    const isSaved = () => (id ? savedValue(context, gid()) !== undefined : isHandleSaved(context, handle!));
+    const gid = () => (id ? PRODUCT_GID + id : savedProductOf(context, handle!));
+    const isSaved = () => {
+      const product = gid();
+      return !!product && savedValue(context, product) !== undefined;
+    };
 
-    // The card's item; a card known by its link only learns its product's id here, on the first click.
+    // The card's item; a card known by its link only keeps its product's id from here on.
     async function item(): Promise<ShopperItem> {
-      id ||= String((await (await fetch(`${config.storefrontRoot}products/${handle}.js`)).json()).id);
+      const saved = gid();
+      id ||= saved
+        ? saved.slice(PRODUCT_GID.length)
+        : String((await (await fetch(`${config.storefrontRoot}products/${handle}.js`)).json()).id);
       const price = find(card, "[data-price], .price");
       return {
         context,
         entityType: "product",
-        entityGid: gid(),
+        entityGid: PRODUCT_GID + id,
         snapshot: fitSnapshot({
           title: name,
           url: link && link.pathname,

@@ -94,7 +94,7 @@ export function initCartBlock(config: BlockConfig): Promise<void> {
         },
         true,
       );
-      let done = outcome === "ok" || outcome === "guest";
+      let done = outcome === "ok" || outcome === "already" || outcome === "guest";
       if (done)
         done = await cart<{ items: CartLine[] }>("cart/change", { id: data(row, "key"), quantity: 0 }).then(
           (answer) => !!(inCart = answer.items),

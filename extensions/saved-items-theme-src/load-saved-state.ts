@@ -15,7 +15,7 @@ import {
   type SavedMap,
   type SavedRows,
 } from "./saved-state";
-import { handleOf, type ShopperItem } from "./shopper-item";
+import { savedHandle, type ShopperItem } from "./shopper-item";
 
 /** 10 pages of 100: the most a page reads, so a huge list cannot stall it. */
 const MAX_PAGES = 10;
@@ -69,7 +69,7 @@ async function readFromServer(config: BlockConfig, keepRows: boolean): Promise<v
     for (let page = 1; page <= MAX_PAGES; page += 1) {
       const result = await listPage(config, "100", cursor, context, cursor ? undefined : companionOnPage(context));
       for (const item of result.items) {
-        items[item.entityGid] = handleOf(item.snapshot);
+        items[item.entityGid] = savedHandle(item);
         const { entityType, entityGid, snapshot, product } = item;
         if (rows) rows[entityGid] = { context, entityType, entityGid, snapshot, product } as ShopperItem;
       }

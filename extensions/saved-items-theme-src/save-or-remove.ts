@@ -8,9 +8,10 @@ import { handleOf, requestBody, type ShopperItem } from "./shopper-item";
 
 /**
  * "busy": a change of the same item is still on its way, so this click did nothing. "paused": the
- * shop's budget (or the shopper's share) is spent, so nothing changed.
+ * shop's budget (or the shopper's share) is spent, so nothing changed. "already": the item was
+ * saved already (elsewhere, since this page read the list), and stays so.
  */
-export type Outcome = "ok" | "guest" | "error" | "busy" | "paused";
+export type Outcome = "ok" | "already" | "guest" | "error" | "busy" | "paused";
 
 const pending: Record<string, true> = {};
 
@@ -18,9 +19,9 @@ const pending: Record<string, true> = {};
  * Optimistic: the state flips at once; /save or /remove (idempotent, so safe to retry) confirms
  * it, or it rolls back. An answer that contradicts what this page believed (DUPLICATE_SAVE on a
  * save, ITEM_NOT_FOUND on a remove) confirms the new state all the same, and corrects the stored
- * one. A guest's choice is kept as a guest save: without a request when the page was rendered for
- * a guest (the app could only answer AUTH_REQUIRED), on that answer when the customer has logged
- * out since.
+ * one; a save then says it found the item saved ("already"), not that it saved it. A guest's
+ * choice is kept as a guest save: without a request when the page was rendered for a guest (the
+ * app could only answer AUTH_REQUIRED), on that answer when the customer has logged out since.
  */
 export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: boolean): Promise<Outcome> {
   const { context, entityGid } = item;
@@ -48,5 +49,5 @@ export async function saveOrRemove(config: BlockConfig, item: ShopperItem, on: b
     return pausedBy(error!, false) ? "paused" : "error";
   }
   setSaved(context, entityGid, after, true, item);
-  return "ok";
+  return code === "DUPLICATE_SAVE" ? "already" : "ok";
 }

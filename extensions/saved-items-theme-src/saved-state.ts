@@ -1,7 +1,7 @@
 import type { BlockConfig } from "./block-config";
 import { listen, readStored, writeStored } from "./dom";
 import { GUEST_KEY, guestRows, guestSavedMap } from "./guest-saves";
-import type { ShopperItem } from "./shopper-item";
+import { PRODUCT_GID, type ShopperItem } from "./shopper-item";
 
 /** entityGid → the product handle saved with it ("" when none): all that buttons and hearts need. */
 export type SavedMap = Record<string, string>;
@@ -55,8 +55,9 @@ export const savedValue = (context: string, gid: string): string | undefined => 
 /** The saved items of a list kept with rows, in the order they were saved here or read. */
 export const savedRows = (context: string): ShopperItem[] => Object.values(rows[context] || {});
 
-export const isHandleSaved = (context: string, handle: string): boolean =>
-  Object.values(list(context)).includes(handle);
+/** The saved product of this handle, for a card known by its link only: a saved variant of it is not the product. */
+export const savedProductOf = (context: string, handle: string): string | undefined =>
+  Object.keys(list(context)).find((gid) => gid.startsWith(PRODUCT_GID) && list(context)[gid] === handle);
 
 /**
  * The page's shopper (every block of a page has the same). Whatever is stored for another customer

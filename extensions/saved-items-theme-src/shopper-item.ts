@@ -1,4 +1,4 @@
-import type { ItemIdentity, ProductCard } from "../shared/wire";
+import type { ItemIdentity, ListItem, ProductCard } from "../shared/wire";
 
 /** What the blocks store with a save, so lists can show it without another lookup; any field may be empty. */
 interface Snapshot {
@@ -30,5 +30,18 @@ export function fitSnapshot(snapshot: Snapshot): Snapshot {
   return snapshot;
 }
 
-/** The product handle stored with an item; hearts on cards without a product id match by it. */
+export const PRODUCT_GID = "gid://shopify/Product/";
+
+/** The product handle stored with an item. */
 export const handleOf = (snapshot: unknown): string => String((snapshot && (snapshot as Snapshot).handle) || "");
+
+/** The handle a storefront path names: "/products/<handle>", under a locale or a collection too; "" for none. */
+export const productHandle = (path: string | null | undefined): string =>
+  ((path || "").match(/\/products\/([^/?#]+)/) || [])[1] || "";
+
+/**
+ * The handle hearts on cards without a product id match a saved item by: its catalogue card's link
+ * (current, and there whatever the saving channel stored), else its snapshot's.
+ */
+export const savedHandle = ({ snapshot, product }: Pick<ListItem, "snapshot" | "product">): string =>
+  productHandle(product && product.url) || handleOf(snapshot);

@@ -9,7 +9,13 @@ export function announce(config: BlockConfig, outcome: Outcome, on: boolean): vo
   status.textContent = "";
   if (outcome === "busy") return;
   status.textContent = config.text(
-    outcome === "error" || outcome === "paused" ? outcome : !on ? "removed" : outcome === "guest" ? "guest" : "added",
+    outcome === "error" || outcome === "paused" || outcome === "already"
+      ? outcome
+      : !on
+        ? "removed"
+        : outcome === "guest"
+          ? "guest"
+          : "added",
   );
   if (outcome === "guest" && on) {
     const login = document.createElement("a");

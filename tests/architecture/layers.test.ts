@@ -26,6 +26,7 @@ describe("the linter's import rules", () => {
     ["app/lib/fixture.ts", "~/db.server"],
     ["app/lib/fixture.ts", "~/infrastructure/coordination/shared-coordinator.server"],
     ["app/infrastructure/jobs/fixture.ts", "~/platform/api-versions"],
+    ["app/infrastructure/jobs/fixture.ts", "~/db.server"],
     ["app/lib/fixture.ts", "~/platform/api-versions"],
     ["app/db.server.ts", "~/services/plans"],
     ["app/platform/fixture.ts", "~/services/channels"],
@@ -48,6 +49,8 @@ describe("the linter's import rules", () => {
     ["app/lib/fixture.ts", "~/config/env.server"],
     ["app/infrastructure/jobs/fixture.ts", "~/lib/clock"],
     ["app/platform/fixture.ts", "~/infrastructure/database/availability.server"],
+    ["app/platform/fixture.ts", "~/db.server"],
+    ["app/db.server.ts", "~/infrastructure/database/pool.server"],
     ["server/fixture.ts", "../app/lib/envelope"],
   ])("%s may import %s, below it", async (file, specifier) => {
     expect(await importProblems(file, `import "${specifier}";\n`)).toEqual([]);

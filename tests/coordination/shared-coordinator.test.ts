@@ -100,7 +100,7 @@ describe("getCoordinator", () => {
 
   test("a REDIS_COMMAND_TIMEOUT_MS out of range stops the start with what to set", async () => {
     await expect(load({ REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: "5" })).rejects.toThrow(
-      "REDIS_COMMAND_TIMEOUT_MS: at least 100",
+      "REDIS_COMMAND_TIMEOUT_MS: set REDIS_COMMAND_TIMEOUT_MS to a whole number from 100 to 30000",
     );
   });
 });

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test, vi } from "vitest";
+import { ACCESS_SCOPES } from "~/platform/access-scopes";
 import {
   FlowTriggerExtensionSchema,
   FlowTriggerLifecycleCallbackSchema,
@@ -106,30 +107,21 @@ describe("shopify.app.toml", () => {
   });
 });
 
-describe("the app's default SCOPES", () => {
-  /**
-   * The default of SCOPES in app/config/env.server.ts. It is read from an exported DEFAULT_SCOPES when
-   * there is one, else through getEnv() with SCOPES unset, so no copy of it lives here.
-   */
-  async function defaultScopes(): Promise<string> {
-    vi.resetModules();
-    const module = await import("~/config/env.server");
-    const exported = (module as unknown as Record<string, unknown>).DEFAULT_SCOPES;
-    if (typeof exported === "string") return exported;
-    vi.stubEnv("SCOPES", undefined);
-    try {
-      return module.getEnv().SCOPES;
-    } finally {
-      vi.unstubAllEnvs();
-    }
-  }
-
-  test("can be read", async () => {
-    expect(await defaultScopes()).toMatch(/^[a-z_]+(,[a-z_]+)*$/);
+describe("the app's access scopes", () => {
+  test("equal the scopes of shopify.app.toml", () => {
+    expect(normaliseScopes(ACCESS_SCOPES)).toBe(normaliseScopes(app.access_scopes!.scopes!));
   });
 
-  test("equal the scopes of shopify.app.toml", async () => {
-    expect(normaliseScopes(await defaultScopes())).toBe(normaliseScopes(app.access_scopes!.scopes!));
+  test("are what the platform library checks sessions against, whatever SCOPES says (the CLI sets it in development)", async () => {
+    vi.resetModules();
+    vi.stubEnv("SCOPES", "read_products");
+    try {
+      const { platformLibraryConfig } = await import("~/platform/shopify-api.server");
+      expect(platformLibraryConfig.scopes).toEqual(ACCESS_SCOPES.split(","));
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "smol-toml";
 import { describe, expect, test } from "vitest";
+import { ENV_VARIABLES, EnvShape } from "~/config/env.server";
 import type { PlanChannel } from "~/services/channels";
 import { PLANS, PLAN_KEYS } from "~/services/plans";
 import { cliDotEnvFileName, normaliseScopes } from "../../tools/deploy/cli-config-schema";
@@ -51,6 +52,9 @@ function tableRows(firstHeader: string, document = guide): Map<string, string[]>
   return rows;
 }
 
+/** Read by `shopify app deploy` from its dotenv file (section 2), not by the server. */
+const CLI_VARIABLE = "SAVED_ITEMS_APP_URL";
+
 /** Variables of .env.example, set (`KEY=`) or offered commented out (`# KEY=`). */
 function envExampleVariables(): Map<string, string | undefined> {
   const variables = new Map<string, string | undefined>();
@@ -85,14 +89,24 @@ describe("docs/deploy.md", () => {
     }
   });
 
-  test("documents exactly the variables of .env.example", () => {
-    expect([...tableRows("Variable").keys()].sort()).toEqual([...envExampleVariables().keys()].sort());
+  test("documents exactly the variables of the app's schema, and the one the CLI reads", () => {
+    expect([...tableRows("Variable").keys()].sort()).toEqual([...ENV_VARIABLES, CLI_VARIABLE].sort());
   });
 
-  test("gives the scopes of shopify.app.toml, as does .env.example", () => {
+  test("says required (yes) of exactly the variables the schema requires", () => {
+    const required = ENV_VARIABLES.filter((name) => !EnvShape.shape[name].safeParse(undefined).success);
+    const documented = [...tableRows("Variable")].filter(([, [when]]) => when === "yes").map(([name]) => name);
+    expect(documented.sort()).toEqual(required.sort());
+  });
+
+  test(".env.example offers every variable of the table but those only the sandbox sets", () => {
+    const operators = [...tableRows("Variable")].filter(([, [when]]) => !when!.startsWith("never"));
+    expect([...envExampleVariables().keys()].sort()).toEqual(operators.map(([name]) => name).sort());
+  });
+
+  test("gives the scopes of shopify.app.toml", () => {
     const scopes = normaliseScopes(appToml.access_scopes.scopes);
     expect(tableRows("Key").get("access_scopes.scopes")![0]!.replace(/`/g, "")).toBe(scopes);
-    expect(normaliseScopes(envExampleVariables().get("SCOPES")!)).toBe(scopes);
   });
 
   test("names every webhook topic of shopify.app.toml", () => {

@@ -576,7 +576,9 @@ describe.skipIf(browserMissing)(
 
       // Saving it from the stale state: the service answers DUPLICATE_SAVE, which confirms it saved.
       await heart("wool-beanie").click();
-      await expect.poll(() => page.locator("[data-si=cards] [role=status]").textContent()).toBe("Saved to your list.");
+      await expect
+        .poll(() => page.locator("[data-si=cards] [role=status]").textContent())
+        .toBe("Already in your list.");
       expect(await heart("wool-beanie").getAttribute("aria-pressed")).toBe("true");
       expect((await storedState())!.lists.wishlist!.items).toHaveProperty(
         ["gid://shopify/Product/8103"],

@@ -17,7 +17,7 @@ let nowMs = 0;
 const runners: ReturnType<typeof createJobRunner>[] = [];
 
 function anInstance() {
-  const runner = createJobRunner();
+  const runner = createJobRunner(db);
   runners.push(runner);
   return runner;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_SCOPES } from "~/config/env.server";
+import { ACCESS_SCOPES } from "~/platform/access-scopes";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emulatorUrlFor, startEmulatorServer, type EmulatorServer } from "@saved-items/platform-emulator/http-server";
 import { createPlatformEmulator } from "@saved-items/platform-emulator";
@@ -101,7 +101,7 @@ describe("platform requests over HTTP", () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toEqual({
       access_token: expect.stringMatching(/^shpat_/),
-      scope: DEFAULT_SCOPES,
+      scope: ACCESS_SCOPES,
       expires_in: 3600,
       refresh_token: expect.stringMatching(/^shprt_/),
       refresh_token_expires_in: 90 * 24 * 3600,

@@ -1,4 +1,4 @@
-import { DEFAULT_SCOPES } from "~/config/env.server";
+import { ACCESS_SCOPES } from "~/platform/access-scopes";
 import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, HttpResponseError, LogSeverity, RequestedTokenType, shopifyApi } from "@shopify/shopify-api";
 import { SignJWT } from "jose";
@@ -9,7 +9,7 @@ import { adminUrl, postAdmin, TEST_SHOP } from "@saved-items/platform-emulator/t
 
 const CLIENT_ID = "emulator-test-key";
 const CLIENT_SECRET = "emulator-test-secret";
-const SCOPE = DEFAULT_SCOPES;
+const SCOPE = ACCESS_SCOPES;
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 

@@ -5,7 +5,7 @@ import { BACKGROUND_RESERVE_SHARE } from "~/platform/bucket-pacing";
 import { observeBucket } from "~/platform/shop-buckets.server";
 import { SAVED_BY_MAX_DELAY_MS } from "~/services/saved-by/flush-plan";
 import { runSavedBySweep, startSavedBySweep } from "~/services/saved-by/saved-by-flush.server";
-import { stopJobs } from "~/infrastructure/jobs/job-runner.server";
+import { stopJobs } from "~/services/background-jobs.server";
 import {
   SAVED_BY_SWEEP_INTERVAL_MS,
   savedByFlushJob,

@@ -5,7 +5,7 @@ import { clock } from "~/lib/clock";
 import { observeBucket } from "~/platform/shop-buckets.server";
 import { runComposedAdminGraphql } from "~/platform/admin-graphql.server";
 import { requireOfflineAdmin } from "~/platform/offline-admin.server";
-import { startJobs, stopJobs } from "~/infrastructure/jobs/job-runner.server";
+import { startJobs, stopJobs } from "~/services/background-jobs.server";
 import { retentionJob, runRetentionSweep } from "~/services/saved-items/retention.server";
 import { itemHandle, listDirectoryHandle, listHandle } from "~/services/saved-items/handles.server";
 import { MAX_LISTS_PER_CUSTOMER, MAX_STORED_ITEMS_PER_LIST } from "~/services/saved-items/storage-bounds";

@@ -129,6 +129,7 @@ describe("configuration", () => {
     ],
     ["TRUST_PROXY", { TRUST_PROXY: "true" }, "TRUST_PROXY: set TRUST_PROXY to a whole number from 0 to 10"],
     ["the app's own variables", { DIRECT_API_JWT_SECRET: "" }, "DIRECT_API_JWT_SECRET"],
+    ["SKIP_MIGRATIONS", { SKIP_MIGRATIONS: "yes" }, "SKIP_MIGRATIONS: set SKIP_MIGRATIONS to 1, or leave it unset"],
   ])("a bad %s stops the server at start with a message naming what to set", async (_name, env, message) => {
     const child = await start({ DATABASE_URL: await freshDatabaseUrl(), ...env });
     const { code } = await child.exited;

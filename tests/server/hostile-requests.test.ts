@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { loadServerConfig, MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "../../server/config";
+import { MAX_BODY_BYTES, MAX_WEBHOOK_BODY_BYTES } from "~/config/body-bounds";
+import { serverConfigOf } from "../../server/config";
+import { testEnv } from "../support/test-env";
 import { platformServer } from "../support/platform";
 import { customerAccountSessionToken } from "../support/session-token";
 import { TEST_ENV } from "../support/test-env";
@@ -150,7 +152,7 @@ describe("a body past the bound, before any signature is checked", () => {
 
 describe("bodies at the bound with bogus HMACs, as many at once as the budget takes", () => {
   // The default budget, a quarter of it per address (server/admission.ts): two 4 MiB bodies from each of four addresses.
-  const budget = loadServerConfig({}).unauthenticatedBodyBudgetBytes;
+  const budget = serverConfigOf(testEnv()).unauthenticatedBodyBudgetBytes;
   const senders = ["127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"];
   const perSender = budget / senders.length / MAX_WEBHOOK_BODY_BYTES;
   const BODY = Buffer.alloc(MAX_WEBHOOK_BODY_BYTES, 0x20);

@@ -10,11 +10,15 @@ import {
   requestIdFrom,
   RouteLabels,
 } from "../../server/access-log";
-import { loadServerConfig, missingNodeFlags, SERVER_NODE_FLAGS, ServerConfigError } from "../../server/config";
+import { ConfigError } from "~/config/env.server";
+import { missingNodeFlags, SERVER_NODE_FLAGS, serverConfigOf } from "../../server/config";
+import { testEnv } from "../support/test-env";
 
-describe("loadServerConfig", () => {
+const serverConfig = (variables: Record<string, string>) => serverConfigOf(testEnv(variables));
+
+describe("the server's configuration", () => {
   test("defaults: port 3000 on every interface, 1024 connections (128 open and 64 pending per client), 5 s headers / 30 s request / 10 s body at 16 KiB/s where the body is the credential, 32 MiB of such bodies, 5 s keep-alive", () => {
-    expect(loadServerConfig({})).toEqual({
+    expect(serverConfig({})).toEqual({
       port: 3000,
       host: undefined,
       maxConnections: 1024,
@@ -34,7 +38,7 @@ describe("loadServerConfig", () => {
   });
 
   test("reads seconds as fractions, and empty values as unset", () => {
-    const config = loadServerConfig({
+    const config = serverConfig({
       BODY_TIMEOUT_SECONDS: "0.5",
       HEADERS_TIMEOUT_SECONDS: "",
       METRICS_TOKEN: "",
@@ -53,7 +57,7 @@ describe("loadServerConfig", () => {
   test("names every variable to fix at once", () => {
     let error: unknown;
     try {
-      loadServerConfig({
+      serverConfig({
         PORT: "http",
         MAX_CONNECTIONS: "0",
         KEEP_ALIVE_TIMEOUT_SECONDS: "abc",
@@ -62,29 +66,27 @@ describe("loadServerConfig", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(ServerConfigError);
-    expect((error as ServerConfigError).issues.map((issue) => issue.split(":")[0])).toEqual([
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).issues.map((issue) => issue.split(":")[0])).toEqual([
       "PORT",
       "MAX_CONNECTIONS",
       "KEEP_ALIVE_TIMEOUT_SECONDS",
       "METRICS_TOKEN",
     ]);
-    expect((error as Error).message).toMatch(
-      /^Invalid server configuration; set these environment variables:\n {2}- PORT: /,
-    );
+    expect((error as Error).message).toMatch(/^Invalid configuration; set these environment variables:\n {2}- PORT: /);
   });
 
   test("refuses a budget of unauthenticated bodies smaller than one webhook's bound", () => {
-    expect(() => loadServerConfig({ UNAUTHENTICATED_BODY_BUDGET_MIB: "3" })).toThrow(
+    expect(() => serverConfig({ UNAUTHENTICATED_BODY_BUDGET_MIB: "3" })).toThrow(
       "UNAUTHENTICATED_BODY_BUDGET_MIB: set UNAUTHENTICATED_BODY_BUDGET_MIB to a whole number from 4",
     );
   });
 
   test("refuses deadlines node would refuse: headers or body longer than the whole request", () => {
-    expect(() => loadServerConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow(
+    expect(() => serverConfig({ HEADERS_TIMEOUT_SECONDS: "60" })).toThrow(
       "HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS",
     );
-    expect(() => loadServerConfig({ BODY_TIMEOUT_SECONDS: "31" })).toThrow(
+    expect(() => serverConfig({ BODY_TIMEOUT_SECONDS: "31" })).toThrow(
       "BODY_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS",
     );
   });

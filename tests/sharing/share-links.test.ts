@@ -107,6 +107,15 @@ describe("share links on the headless channel", () => {
     expect((await headless("shared-list", undefined, { token: second.token })).body.data.displayName).toBeNull();
   });
 
+  test("a rename shows on the shared page at once, a page cached before it included", async () => {
+    await givenDirectShop();
+    await headless("create-list", { context: "wishlist", name: "Before" });
+    const { token } = (await headless("share-create", { context: "wishlist" })).body.data;
+    expect((await headless("shared-list", undefined, { token })).body.data.listName).toBe("Before");
+    expect((await headless("rename-list", { context: "wishlist", name: "After" })).status).toBe(200);
+    expect((await headless("shared-list", undefined, { token })).body.data.listName).toBe("After");
+  });
+
   test("unknown tokens, other shops' tokens and lists the caller does not have are NOT_FOUND", async () => {
     await givenDirectShop();
     await givenDirectShop({ domain: OTHER_SHOP });

@@ -9,12 +9,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { afterAll, inject } from "vitest";
-import { loadServerConfig, SERVER_NODE_FLAGS } from "../../server/config";
+import { SERVER_NODE_FLAGS, serverConfigOf } from "../../server/config";
 import { createAppServer, type AppServer } from "../../server/http-server";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { builtThisRun, withBuildLock } from "@saved-items/sandbox/build-lock";
 import { freePort } from "@saved-items/sandbox/ports";
-import { TEST_ENV } from "./test-env";
+import { TEST_ENV, testEnv } from "./test-env";
 import { isAlive } from "@saved-items/platform-emulator/processes";
 import { repoRoot } from "@saved-items/sandbox/config";
 
@@ -102,7 +102,7 @@ export async function startInProcess(
   const appServer = createAppServer({
     build,
     clientDir,
-    config: loadServerConfig({ PORT: "0", HOST: "127.0.0.1", ...env }),
+    config: serverConfigOf(testEnv({ PORT: "0", HOST: "127.0.0.1", ...env })),
     writeLine: (line) => (output += line),
   });
   const { port } = await appServer.listen();

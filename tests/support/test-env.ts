@@ -1,3 +1,5 @@
+import { parseEnv, type Env } from "~/config/env.server";
+
 /** The configuration every test process runs with; the app reads it through getEnv(). */
 export const TEST_ENV = {
   SHOPIFY_API_KEY: "test-api-key",
@@ -8,3 +10,7 @@ export const TEST_ENV = {
   // them; the tests of tests/flow (and tests/sharing/share-links.test.ts) turn them on.
   FLOW_TRIGGERS: "off",
 };
+
+/** The app's configuration as a process with TEST_ENV and these variables would parse it. */
+export const testEnv = (variables: Record<string, string | undefined> = {}): Env =>
+  parseEnv({ ...TEST_ENV, ...variables });

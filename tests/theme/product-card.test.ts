@@ -12,18 +12,21 @@ const TEXT: Record<string, string> = {
   "sold-out": "Sold out",
   gone: "No longer available",
 };
-const config = { text: (key: string) => TEXT[key] ?? key } as BlockConfig;
+// A text the block lacks is "", as data() reads an absent attribute.
+const config = { text: (key: string) => TEXT[key] ?? "" } as BlockConfig;
+/** The Saved items block's config: it has the "variant" text, the cart block's has none (every row there is one). */
+const listConfig = { text: (key: string) => (key === "variant" ? "Variant" : config.text(key)) } as BlockConfig;
 
-function rowFor(item: ShopperItem) {
+function rowFor(item: ShopperItem, blockConfig = config) {
   const row = document.createElement("li");
   row.innerHTML = `<img alt=""><a class="si-title"></a><span class="si-price"></span><button class="si-remove"></button>`;
-  const title = fillCard(row, item, config);
+  const title = fillCard(row, item, blockConfig);
   return {
     row,
     title,
     img: row.querySelector("img"),
     link: row.querySelector("a")!,
-    price: row.querySelector("span")!,
+    price: row.querySelector(".si-price")!,
   };
 }
 
@@ -86,5 +89,24 @@ describe("fillCard", () => {
     expect(link.hasAttribute("href")).toBe(false);
     expect(img).toBeNull();
     expect(price.textContent).toBe("€49,00");
+  });
+
+  test("where the block has the text, a variant's link is tagged as one, and the title its buttons name says so", () => {
+    const variant: ShopperItem = {
+      ...item({ ...CARD, url: "/products/ceramic-mug?variant=91041" }),
+      entityType: "variant",
+      entityGid: "gid://shopify/ProductVariant/91041",
+    };
+    const listed = rowFor(variant, listConfig);
+    expect([listed.title, listed.link.firstChild?.textContent, listed.price.textContent]).toEqual([
+      "Ceramic Mug (Variant)",
+      "Ceramic Mug",
+      "$16.00",
+    ]);
+    expect(listed.link.querySelector(".si-kind")?.textContent).toBe("Variant");
+    expect(rowFor(item(CARD), listConfig).link.textContent).toBe("Ceramic Mug");
+    // The cart block's rows are all variants: nothing to tell apart there.
+    const inCart = rowFor(variant);
+    expect([inCart.title, inCart.link.textContent]).toEqual(["Ceramic Mug", "Ceramic Mug"]);
   });
 });

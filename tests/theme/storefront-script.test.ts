@@ -28,7 +28,7 @@ const item = (id: number, title: string) => ({
   entityGid: `gid://shopify/Product/${id}`,
   snapshot: { title, url: `/products/p${id}`, price: "$10.00", handle: `p${id}` },
 });
-const page = (...items: ReturnType<typeof item>[]) => ok({ items, pageInfo: { hasNextPage: false, endCursor: null } });
+const page = (...items: object[]) => ok({ items, pageInfo: { hasNextPage: false, endCursor: null } });
 
 /** The operations asked, in order ("list", "lists", "batch"…), and the handler answering each. */
 let asked: string[] = [];
@@ -50,9 +50,15 @@ function fakeFetch(input: string, init: RequestInit = {}) {
   }));
 }
 
-const KINDS: Record<string, string> = { "saved-items": "list", "save-for-later": "cart", "save-button": "button" };
+const KINDS: Record<string, string> = {
+  "saved-items": "list",
+  "save-for-later": "cart",
+  "save-button": "button",
+  "saved-items-embed": "cards",
+};
 
-async function openPage(block: string, customer: string, settings: Record<string, string> = {}) {
+/** `extra`: the theme's own markup beside the block (the product cards the hearts embed finds). */
+async function openPage(block: string, customer: string, settings: Record<string, string> = {}, extra = "") {
   vi.resetModules();
   delete (window as { SavedItems?: unknown }).SavedItems;
   asked = [];
@@ -68,7 +74,7 @@ async function openPage(block: string, customer: string, settings: Record<string
     },
     settings,
   );
-  document.body.innerHTML = html;
+  document.body.innerHTML = html + extra;
   await import(`../../extensions/saved-items-theme-src/entries/${KINDS[block]}.ts`);
   const root = document.querySelector<HTMLElement>("[data-si]")!;
   await vi.waitFor(() => expect(root.hasAttribute("data-si-ready")).toBe(true));
@@ -438,5 +444,84 @@ describe("the cart block", () => {
     const remove = root.querySelector<HTMLButtonElement>(".si-saved .si-remove")!;
     expect([remove.disabled, remove.title, status(root)]).toEqual([true, en.status.paused, en.status.paused]);
     expect(root.querySelector<HTMLButtonElement>(".si-add")!.disabled).toBe(false);
+  });
+});
+
+describe("hearts and rows agree with the list, however an item was saved (issue 42)", () => {
+  const MUG = "gid://shopify/Product/8104";
+  /** A theme's card with no data-product-id: the embed finds its product by the link. */
+  const CARD = `<ul><li class="product-card"><a href="/products/ceramic-mug"><h3>Ceramic Mug</h3></a></li></ul>`;
+  const card = (title: string, entityType = "product", entityGid = MUG) => ({
+    availability: "available",
+    title,
+    url:
+      entityType === "variant"
+        ? `/products/ceramic-mug?variant=${entityGid.split("/").pop()}`
+        : "/products/ceramic-mug",
+    image: null,
+    price: { amount: "16.00", currencyCode: "USD" },
+    variantGid: null,
+    priceDropped: false,
+  });
+  /** Saved on another channel (headless, POS, the API): no snapshot, only the catalogue's card. */
+  const savedElsewhere = (entityType = "product", entityGid = MUG) => ({
+    id: entityGid,
+    entityType,
+    entityGid,
+    status: "active",
+    product: card("Ceramic Mug", entityType, entityGid),
+  });
+  const heart = () => document.querySelector<HTMLButtonElement>(".si-heart")!;
+  const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as { entityGid: string };
+
+  test("a card known by its link shows saved a product saved without a snapshot, and one click removes it", async () => {
+    handlers.list = () => page(savedElsewhere());
+    let removed: string | undefined;
+    handlers.remove = (_url, init) => {
+      removed = bodyOf(init).entityGid;
+      return ok({ id: "x", state: "removed" });
+    };
+    const root = await openPage("saved-items-embed", "1001", {}, CARD);
+    expect(heart().getAttribute("aria-pressed")).toBe("true");
+    heart().click();
+    await vi.waitFor(() => expect(status(root)).toBe(en.status.removed));
+    expect(heart().getAttribute("aria-pressed")).toBe("false");
+    expect(removed).toBe(MUG);
+    // Its id came from the saved state: no lookup of ceramic-mug.js, no save.
+    expect(asked).toEqual(["list", "remove"]);
+  });
+
+  test("a saved variant of the product leaves the product's heart unsaved, as on a card with a product id", async () => {
+    handlers.list = () =>
+      page({
+        ...item(91041, "Ceramic Mug"),
+        entityType: "variant",
+        entityGid: "gid://shopify/ProductVariant/91041",
+        snapshot: { ...item(91041, "Ceramic Mug").snapshot, handle: "ceramic-mug" },
+      });
+    await openPage("saved-items-embed", "1001", {}, CARD);
+    expect(heart().getAttribute("aria-pressed")).toBe("false");
+  });
+
+  test("a save answered DUPLICATE_SAVE (saved elsewhere since the list was read) shows saved and says it already was", async () => {
+    handlers.list = () => page();
+    handlers["ceramic-mug.js"] = () => ({ status: 200, body: { id: 8104 } });
+    handlers.save = () => refused("DUPLICATE_SAVE", "Already saved", 409);
+    const root = await openPage("saved-items-embed", "1001", {}, CARD);
+    heart().click();
+    await vi.waitFor(() => expect(status(root)).toBe(en.status.already));
+    expect(heart().getAttribute("aria-pressed")).toBe("true");
+  });
+
+  test("a product and its only variant, both saved, are two rows, the variant's tagged as one", async () => {
+    const variant = "gid://shopify/ProductVariant/91041";
+    handlers.list = () => page(savedElsewhere("variant", variant), savedElsewhere());
+    const root = await openPage("saved-items", "1001");
+    const rows = [...root.querySelectorAll<HTMLElement>(".si-items li")];
+    expect(rows.map((row) => row.querySelector(".si-kind")?.textContent)).toEqual([en.list.variant, undefined]);
+    expect(rows.map((row) => row.querySelector(".si-remove")!.getAttribute("aria-label"))).toEqual([
+      `${en.list.remove}: Ceramic Mug (${en.list.variant})`,
+      `${en.list.remove}: Ceramic Mug`,
+    ]);
   });
 });

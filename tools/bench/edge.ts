@@ -19,7 +19,8 @@ import path from "node:path";
 import { withBuildLock } from "@saved-items/sandbox/build-lock";
 import { repoRoot, SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { freePort } from "@saved-items/sandbox/ports";
-import { MAX_WEBHOOK_BODY_BYTES, SERVER_NODE_FLAGS } from "../../server/config";
+import { MAX_WEBHOOK_BODY_BYTES } from "~/config/body-bounds";
+import { SERVER_NODE_FLAGS } from "../../server/config";
 import { rssBytes } from "./process-stats";
 import { fixed, mib, percentile, printTable } from "./stats";
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import prisma from "~/db.server";
+import type { PrismaClient } from "@prisma/client";
 import { clock } from "~/lib/clock";
 import { errorFields, writeLog } from "~/lib/json-log";
 import { countJobRun, showJobState } from "./job-metrics.server";
@@ -13,6 +13,9 @@ import { afterRun, isClaimable, JOB_LEASE_MS, type JobState, type RunOutcome } f
  * run renews; an instance that dies leaves it to run out, and another takes the job over. What is
  * due and failing is on /metrics (job-metrics.server.ts) and failures are in the log.
  */
+
+/** Where the runner keeps the jobs' rows: the app's database, handed over by whoever starts the runner. */
+export type JobDatabase = Pick<PrismaClient, "backgroundJob">;
 
 export interface JobDefinition {
   /** The job's row; a short identifier (also the metrics' label). */
@@ -43,7 +46,7 @@ type JobRow = JobState & { name: string; lastSucceededAt: Date | null };
 const intervalOf = (job: JobDefinition) => (typeof job.intervalMs === "number" ? job.intervalMs : job.intervalMs());
 const later = (ms: number) => new Date(clock.now().getTime() + ms);
 
-export function createJobRunner() {
+export function createJobRunner(prisma: JobDatabase) {
   const active = new Map<string, ActiveJob>();
   /** Jobs whose run is in this process (a later poll does not claim them again here). */
   const running = new Set<string>();
@@ -204,9 +207,3 @@ export function createJobRunner() {
     },
   };
 }
-
-const processRunner = createJobRunner();
-
-/** This process's runner: the app's jobs are registered with it in app/services/background-jobs.server.ts. */
-export const startJobs = processRunner.start;
-export const stopJobs = processRunner.stop;

@@ -18,7 +18,7 @@ import type {
   RenameListRequest,
   SavedList,
 } from "./list-schemas";
-import { readListWithDirectory, writeListRecord } from "./list-store/list-records.server";
+import { readListWithDirectory, renameListRecord, writeListRecord } from "./list-store/list-records.server";
 import { indexFromSearch } from "./list-store/open-lists.server";
 import { withListSession } from "./list-store/session.server";
 import {
@@ -131,7 +131,7 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
   return withListSession(caller, [input.context], { directory: false }, async (session) => {
     const { list } = await readListWithDirectory(session, input.context);
     assertListExists(list, input.context);
-    return toSavedList(caller, await writeListRecord(session, input.context, { name: input.name }, null));
+    return toSavedList(caller, await renameListRecord(session, input.context, input.name));
   });
 }
 

@@ -14,8 +14,8 @@ import type { SharedListResult } from "./sharing-schemas";
  *   link, a deleted list), read BEFORE the token is looked up, so a revocation after the lookup
  *   cannot be cached past it;
  * - the list's items version (one of ITEM_BUCKETS per shop, by the list's handle, so the
- *   coordinator keeps a bounded number of keys), bumped after each write of the list's items, read
- *   before the items are, so the page is never older than a read made after the write.
+ *   coordinator keeps a bounded number of keys), bumped after each write of the list's items or
+ *   name, read before the items are, so the page is never older than a read made after the write.
  */
 export const PAGE_TTL_MS = 30_000;
 const ITEM_BUCKETS = 256;
@@ -127,7 +127,7 @@ export async function sharedLinksChanged(shop: string): Promise<void> {
   await getCoordinator().bumpVersion(shareVersionKey(shop));
 }
 
-/** After writes of these lists' items. */
+/** After writes of these lists' items (or name, which the page shows). */
 export async function sharedItemsChanged(shop: string, listHandles: readonly string[]): Promise<void> {
   const keys = new Set(listHandles.map((handle) => itemsVersionKey(shop, handle)));
   await Promise.all([...keys].map((key) => getCoordinator().bumpVersion(key)));

@@ -6,6 +6,8 @@ import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server
 import type { Caller } from "~/services/caller";
 import { readShareRecord, writeShareRecord } from "./list-store/list-records.server";
 import { withListSession, type ListSession } from "./list-store/session.server";
+import { assertListExists } from "./named-lists";
+import { linkToRevoke, opensSharedList } from "./share-links";
 import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
 import { withCards } from "./product-cards.server";
 import { parseStoredJson } from "~/services/records/fields";
@@ -63,15 +65,10 @@ export function shareTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** The caller's own list for a context (its handle is derived from the caller), or NOT_FOUND. */
-function requireOwnList(list: ShareList | null, context: string): ShareList {
-  if (!list) throw new ServiceError("NOT_FOUND", `You have no list named ${context}`);
-  return list;
-}
-
 /**
  * Runs a write of the caller's list's link in a session on the list (its lock, the one
- * delete-list and item writes hold), on the list read by handle under it.
+ * delete-list and item writes hold), on the list read by handle under it: a delete cannot land
+ * between the read and the write, so no link is ever written on a deleted list.
  */
 function withOwnList<T>(
   caller: Caller,
@@ -88,7 +85,8 @@ export async function createShareLink(caller: Caller, input: ShareCreateRequest)
   const token = newShareToken(caller.shop);
   await withOwnList(caller, input.context, async (list, session) => {
     const share = { hash: shareTokenHash(token), name: input.displayName ?? null };
-    await writeShareRecord(session, requireOwnList(list, input.context), share);
+    // The list's earlier token, if it had one, stops opening it.
+    await writeShareRecord(session, assertListExists(list, input.context), share);
   });
   const path = `${SHARED_PAGE_PREFIX}/${token}`;
   return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
@@ -96,21 +94,21 @@ export async function createShareLink(caller: Caller, input: ShareCreateRequest)
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
   return withOwnList(caller, input.context, async (list, session) => {
-    const own = requireOwnList(list, input.context);
-    if (!own.shareTokenHash) return { revoked: false };
-    await writeShareRecord(session, own, null);
+    const shared = linkToRevoke(list, input.context);
+    if (!shared) return { revoked: false };
+    await writeShareRecord(session, shared, null);
     return { revoked: true };
   });
 }
 
 /**
  * The list a token opens in the caller's shop: the search by hash, then the returned node's
- * current hash must still be the token's. Unknown, revoked and other shops' tokens are all
- * NOT_FOUND, with nothing that tells them apart.
+ * current hash must still be the token's, on a list not deleted. Unknown, revoked and other
+ * shops' tokens, and those of deleted lists, are all NOT_FOUND, with nothing that tells them apart.
  */
 async function findSharedList(caller: Caller, hash: string): Promise<ShareList> {
   const lists = await searchSharedLists(caller.admin, hash);
-  const list = lists.find((found) => found.shareTokenHash === hash);
+  const list = lists.find((found) => opensSharedList(found, hash));
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   return list;
 }

@@ -12,7 +12,7 @@ import {
 } from "~/services/records/save-list.server";
 import { listDirectoryHandle } from "../handles.server";
 import type { ListDirectory } from "../named-lists";
-import { sharedLinksChanged } from "../shared-page-cache.server";
+import { sharedItemsChanged, sharedLinksChanged } from "../shared-page-cache.server";
 import { listHandleOf, type ListSession } from "./session.server";
 
 /*
@@ -66,6 +66,13 @@ export async function writeListRecord(
   // A deleted list's link, or a replaced one, must stop opening it now.
   if (fields.share !== undefined) await sharedLinksChanged(owner.shop);
   return written.list;
+}
+
+/** Writes the list's name; its shared page, which shows it, is read again. */
+export async function renameListRecord(session: ListSession, context: string, name: string): Promise<NamedList> {
+  const renamed = await writeListRecord(session, context, { name }, null);
+  await sharedItemsChanged(session.owner.shop, [listHandleOf(session, context)]);
+  return renamed;
 }
 
 /** Writes the list's share link (null: none); whatever token opened it before stops. */

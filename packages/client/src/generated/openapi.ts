@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link for one of the caller's lists
-         * @description Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the read-only shared page. An earlier link of the same list stops working. displayName is the only identity the shared page shows. A context the caller has no list for is NOT_FOUND (404).
+         * @description Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the read-only shared page. An earlier link of the same list stops working. displayName is the only identity the shared page shows. A context the caller has no list for, or whose list is deleted, is NOT_FOUND (404).
          */
         post: operations["headlessShareCreate"];
         delete?: never;
@@ -171,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the share link of one of the caller's lists
-         * @description Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with revoked false; a context the caller has no list for is NOT_FOUND (404).
+         * @description Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with revoked false; a context the caller has no list for, or whose list is deleted (delete-list already ended its link), is NOT_FOUND (404).
          */
         post: operations["headlessShareRevoke"];
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Read a list shared by link
-         * @description The active items (snapshot included, no ids) and the display name of the list a share token opens, in the caller's shop; counts against the budget like list. An unknown or revoked token, or one of another shop, is NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).
+         * @description The active items (snapshot included, no ids) and the display name of the list a share token opens, in the caller's shop; counts against the budget like list. An unknown or revoked token, one of a deleted list, or one of another shop, is NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).
          */
         get: operations["headlessSharedList"];
         put?: never;
@@ -271,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Delete one of the caller's lists
-         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
+         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it and, once it has answered, no link of the list opens. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
          */
         post: operations["headlessDeleteList"];
         delete?: never;
@@ -431,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link for one of the caller's lists
-         * @description Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the read-only shared page. An earlier link of the same list stops working. displayName is the only identity the shared page shows. A context the caller has no list for is NOT_FOUND (404).
+         * @description Answers a new random token (256 bits; only its sha256 is stored on the list) and the storefront path of the read-only shared page. An earlier link of the same list stops working. displayName is the only identity the shared page shows. A context the caller has no list for, or whose list is deleted, is NOT_FOUND (404).
          */
         post: operations["customerAccountShareCreate"];
         delete?: never;
@@ -451,7 +451,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the share link of one of the caller's lists
-         * @description Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with revoked false; a context the caller has no list for is NOT_FOUND (404).
+         * @description Takes effect at once: the next read of the link is NOT_FOUND. Revoking a list that is not shared is 200 with revoked false; a context the caller has no list for, or whose list is deleted (delete-list already ended its link), is NOT_FOUND (404).
          */
         post: operations["customerAccountShareRevoke"];
         delete?: never;
@@ -469,7 +469,7 @@ export interface paths {
         };
         /**
          * Read a list shared by link
-         * @description The active items (snapshot included, no ids) and the display name of the list a share token opens, in the caller's shop; counts against the budget like list. An unknown or revoked token, or one of another shop, is NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).
+         * @description The active items (snapshot included, no ids) and the display name of the list a share token opens, in the caller's shop; counts against the budget like list. An unknown or revoked token, one of a deleted list, or one of another shop, is NOT_FOUND (404). A link just created may take a moment to be found (the platform's search lags writes).
          */
         get: operations["customerAccountSharedList"];
         put?: never;
@@ -551,7 +551,7 @@ export interface paths {
         put?: never;
         /**
          * Delete one of the caller's lists
-         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
+         * @description Removes every active item of the list (they stay stored, status removed, as remove leaves them), clears its name and share link and marks it deleted, so lists no longer shows it and, once it has answered, no link of the list opens. A later save to the same context brings the list back, unnamed. A context the caller has no list for is NOT_FOUND (404).
          */
         post: operations["customerAccountDeleteList"];
         delete?: never;
