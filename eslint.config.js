@@ -85,7 +85,12 @@ export const LIST_WRITE_IMPORTS = [
   },
   {
     group: ["**/save-list.server"],
-    importNames: ["writeNamedListRecords", "writeShareFields", "writeRemovedItems", "dropRetainedList"],
+    importNames: ["writeNamedListRecords", "writeShareFields"],
+    message: `Writing lists ${LIST_STORE_ONLY}`,
+  },
+  {
+    group: ["**/retained-list.server"],
+    importNames: ["writeRemovedItems", "dropRetainedList"],
     message: `Writing lists ${LIST_STORE_ONLY}`,
   },
   {

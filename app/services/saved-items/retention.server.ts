@@ -7,7 +7,7 @@ import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
 import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { readRetentionPage } from "~/services/records/save-list.server";
+import { readRetentionPage } from "~/services/records/retained-list.server";
 import { retainList } from "./list-store/retain-list.server";
 import { planRetention, retainedListOf, type RetainedList } from "./storage-bounds";
 

@@ -1,7 +1,7 @@
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
 import { deleteItemsById, readItemRecords } from "~/services/records/metaobject-store.server";
-import { dropRetainedList, readRetainedList, writeRemovedItems } from "~/services/records/save-list.server";
+import { dropRetainedList, readRetainedList, writeRemovedItems } from "~/services/records/retained-list.server";
 import type { RemovedItems } from "~/services/records/stored-values";
 import { listDirectoryHandle } from "../handles.server";
 import { withoutItems, withPendingItems, withRemoved } from "../list-state";
