@@ -6,6 +6,7 @@ import {
   customerItemsPage,
   customerListsPage,
   customerRecordIdsPage,
+  type StoredItemFields,
 } from "~/services/records/customer-records.server";
 
 /** Customer GIDs come from the platform's numeric ids; anything else must never reach a search query. */
@@ -35,17 +36,8 @@ async function* pages<Node>(
   }
 }
 
-export interface SavedItemExport {
-  id: string;
-  context: string | null;
-  entityType: string | null;
-  entityGid: string | null;
-  status: string | null;
-  source: string | null;
-  savedAt: string | null;
-  updatedAt: string;
-  snapshot: unknown;
-}
+/** A save_item as stored, its snapshot parsed where it is JSON. */
+export type SavedItemExport = Omit<StoredItemFields, "snapshot"> & { snapshot: unknown };
 
 export interface SavedListExport {
   id: string;
