@@ -32,13 +32,17 @@ export async function initListManager(
   config: BlockConfig,
   show: (context: string, has: boolean) => Promise<void>,
 ): Promise<void> {
-  const { root, status } = config;
-  const panel = find(root, ".si-lists")!;
+  const panel = find(config.root, ".si-lists")!;
   const select = find<HTMLSelectElement>(panel, "select")!;
   const form = find<HTMLFormElement>(panel, "form")!;
   const input = find<HTMLInputElement>(form, "input")!;
   const formError = find(form, ".si-form-error")!;
+  const nameLabel = find(form, "label")!;
+  const newName = nameLabel.textContent;
   const confirmBox = find(panel, ".si-confirm")!;
+  // What a change did is said under the manager (its own live region), not under a long list.
+  const said = find(panel, ".si-lists-said")!;
+  const say = (text: string) => (said.textContent = text);
   let lists: NamedList[] = [];
   /** The open panel: the list it acts on ("" for a new list), and the button that opened it. */
   let armed: { context: string; box: HTMLElement; opener: HTMLElement } | undefined;
@@ -71,7 +75,7 @@ export async function initListManager(
     render();
     if (next.shown === shown) select.value = shown;
     else void pick(next.shown);
-    status.textContent = config.text("done");
+    say(config.text("done"));
   }
 
   function showError(text: string) {
@@ -97,8 +101,10 @@ export async function initListManager(
     if (refocus) opener.focus();
   }
 
+  /** The form, to rename `context` (its label names it) or, with "", to make a new list. */
   function openForm(context: string, from: HTMLElement) {
     arm(context, form, from);
+    nameLabel.textContent = context ? config.text("rename-as").replace("{name}", label(context)) : newName;
     input.value = context && label(context);
     showError("");
     input.focus();
@@ -107,6 +113,7 @@ export async function initListManager(
   listen(select, "change", () => {
     // A rename or delete panel names the list it opened on: another list shown, it goes.
     if (armed && armed.context) disarm(false);
+    say("");
     void pick(select.value);
   });
   listen(button("new"), "click", () => openForm("", button("new")));
@@ -134,8 +141,8 @@ export async function initListManager(
         code === "PLAN_LIMIT_REACHED"
           ? limitMessage(config, error as SavedItemsError)
           : config.text(code === "VALIDATION_ERROR" ? "name-invalid" : "error");
-      // Said in the form while it is still open on that list, else in the block's status.
-      if (armed !== mine) status.textContent = text;
+      // Said in the form while it is still open on that list, else under the manager.
+      if (armed !== mine) say(text);
       else {
         showError(text);
         input.focus();
@@ -162,7 +169,8 @@ export async function initListManager(
       await callProxy(config, "delete-list", { context });
     } catch (error) {
       // NOT_FOUND: gone already (a retry after a lost answer, another device): what was asked is done.
-      if ((error as SavedItemsError).code !== "NOT_FOUND") return void (status.textContent = config.text("error"));
+      if ((error as SavedItemsError).code !== "NOT_FOUND")
+        return void say(config.text("delete-failed").replace("{name}", label(context)));
     }
     // The delete cleared the list's share link.
     keepLink(config, context, undefined);
@@ -173,7 +181,7 @@ export async function initListManager(
     lists = await shopperLists(config);
   } catch {
     // Lists unknown: the block shows its own, as without the manager, and nothing to rename or delete.
-    status.textContent = config.text("error");
+    say(config.text("error"));
     button("rename").hidden = button("delete").hidden = true;
     return show(config.context, true);
   }

@@ -82,7 +82,8 @@ describe.skipIf(browserMissing)(
     const options = () => select().locator("option").allTextContents();
     const shownOption = () => select().locator("option:checked").textContent();
     const titles = () => block().locator(".si-items .si-title").allTextContents();
-    const blockStatus = () => block().locator("[role=status]").textContent();
+    /** What the manager said under its controls. */
+    const managerSaid = () => block().locator(".si-lists-said").textContent();
     const confirmBox = () => block().locator(".si-confirm");
     const form = () => block().locator(".si-list-form");
     const button = (name: string) => block().getByRole("button", { name, exact: true });
@@ -139,7 +140,7 @@ describe.skipIf(browserMissing)(
       await button("Delete list").click();
       expect(await confirmBox().locator("p").textContent()).toBe("Delete “Beta” and everything saved in it?");
       await button("Delete").click();
-      await expect.poll(blockStatus).toBe("Your lists are updated.");
+      await expect.poll(managerSaid).toBe("Your lists are updated.");
       expect(writes).toEqual(['delete-list {"context":"beta"}']);
       expect(await options()).toEqual(["Alpha (1)"]);
       await expect.poll(titles).toEqual(["Linen Shirt"]);
@@ -151,16 +152,17 @@ describe.skipIf(browserMissing)(
       const writes = recordWrites();
       await switchTo("alpha", ["Linen Shirt"]);
       await button("Rename").click();
-      expect(await page.getByRole("textbox", { name: "List name" }).inputValue()).toBe("Alpha");
-      await page.getByRole("textbox", { name: "List name" }).fill("Alpha renamed");
+      // The form names the list it renames.
+      expect(await page.getByRole("textbox", { name: "New name for “Alpha”" }).inputValue()).toBe("Alpha");
+      await page.getByRole("textbox", { name: "New name for “Alpha”" }).fill("Alpha renamed");
 
       await switchTo("beta", ["Canvas Tote"]);
       expect(await form().isHidden()).toBe(true);
       expect(await button("Rename").getAttribute("aria-expanded")).toBe("false");
 
       await button("Rename").click();
-      expect(await page.getByRole("textbox", { name: "List name" }).inputValue()).toBe("Beta");
-      await page.getByRole("textbox", { name: "List name" }).fill("Beta renamed");
+      expect(await page.getByRole("textbox", { name: "New name for “Beta”" }).inputValue()).toBe("Beta");
+      await page.getByRole("textbox", { name: "New name for “Beta”" }).fill("Beta renamed");
       await button("Save").click();
       await expect.poll(options).toEqual(["Beta renamed (1)", "Alpha (1)"]);
       expect(writes).toEqual(['rename-list {"name":"Beta renamed","context":"beta"}']);
@@ -177,7 +179,7 @@ describe.skipIf(browserMissing)(
       );
       await button("Delete list").click();
       await button("Delete").click();
-      await expect.poll(blockStatus).toBe("Something went wrong. Please try again.");
+      await expect.poll(managerSaid).toBe("“Alpha” couldn't be deleted. Please try again.");
       await page.unroute("**/apps/saved-items/api/delete-list");
       expect(await confirmBox().isHidden()).toBe(true);
       expect(await button("Delete list").getAttribute("aria-expanded")).toBe("false");
@@ -246,7 +248,7 @@ describe.skipIf(browserMissing)(
       expect(await confirmBox().isHidden()).toBe(true);
       await button("Delete list").click();
       await button("Delete").click();
-      await expect.poll(blockStatus).toBe("Your lists are updated.");
+      await expect.poll(managerSaid).toBe("Your lists are updated.");
       expect(writes).toEqual(['delete-list {"context":"beta"}']);
       await expect.poll(lists).toEqual(["Alpha (1)"]);
     });

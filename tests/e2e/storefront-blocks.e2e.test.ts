@@ -348,7 +348,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     // The shopper has no default list: the manager opens on the list they have.
     expect(await options()).toEqual(["Gifts (1)"]);
     const titles = () => page.locator("[data-si=list] .si-items .si-title").allTextContents();
-    const blockStatus = () => page.locator("[data-si=list] [role=status]").textContent();
+    const managerSaid = () => page.locator("[data-si=list] .si-lists-said").textContent();
 
     expect(await select.inputValue()).toBe("gifts");
     await expect.poll(titles).toEqual(["Canvas Tote"]);
@@ -363,7 +363,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await page.getByRole("button", { name: "New list" }).click();
     await page.getByRole("textbox", { name: "List name" }).fill("Birthday");
     await page.getByRole("button", { name: "Save", exact: true }).click();
-    await expect.poll(blockStatus).toBe("Your lists are updated.");
+    await expect.poll(managerSaid).toBe("Your lists are updated.");
     await page.unroute("**/apps/saved-items/api/create-list");
     const birthday = await select.inputValue();
     expect(birthday).toMatch(/^list-[0-9a-f]{16}$/);
@@ -375,8 +375,8 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await expect.poll(() => page.locator("[data-si=list]").getAttribute("data-state")).toBe("empty");
 
     await page.getByRole("button", { name: "Rename" }).click();
-    expect(await page.getByRole("textbox", { name: "List name" }).inputValue()).toBe("Birthday");
-    await page.getByRole("textbox", { name: "List name" }).fill("Birthday 2026");
+    expect(await page.getByRole("textbox", { name: "New name for “Birthday”" }).inputValue()).toBe("Birthday");
+    await page.getByRole("textbox", { name: "New name for “Birthday”" }).fill("Birthday 2026");
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await expect.poll(options).toEqual(["Birthday 2026 (0)", "Gifts (1)"]);
     await expect
