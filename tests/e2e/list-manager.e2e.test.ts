@@ -9,9 +9,8 @@ import path from "node:path";
 import type { Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
-import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
 import { loadSeed, type SeedInput } from "@saved-items/sandbox/seed";
-import { browserMissing, browserTestTitle, openBrowser, refusal } from "../support/chromium";
+import { browserMissing, browserTestTitle, openSandboxBrowser, refusal } from "../support/chromium";
 
 const DEMO = "demo.myshopify.com";
 const SHIRT = "gid://shopify/Product/8101";
@@ -59,21 +58,18 @@ function writeSeed(directory: string): string {
 describe.skipIf(browserMissing)(
   browserTestTitle("the list manager acts only on the list it shows, in Chromium"),
   () => {
-    let sandbox: RunningSandbox;
+    let storefront: Awaited<ReturnType<typeof openSandboxBrowser>> | undefined;
     let page: Page;
-    let browser: Awaited<ReturnType<typeof openBrowser>>;
     let seedDirectory: string | undefined;
 
     beforeAll(async () => {
       seedDirectory = mkdtempSync(path.join(tmpdir(), "saved-items-list-manager-"));
-      sandbox = await startSandbox({ SANDBOX_SEED: writeSeed(seedDirectory) });
-      browser = await openBrowser(sandbox.url);
-      ({ page } = browser);
+      storefront = await openSandboxBrowser({ SANDBOX_SEED: writeSeed(seedDirectory) });
+      ({ page } = storefront);
     }, 300_000);
 
     afterAll(async () => {
-      await browser?.close();
-      await sandbox?.stop();
+      await storefront?.close();
       if (seedDirectory) rmSync(seedDirectory, { recursive: true, force: true });
     }, 30_000);
 

@@ -11,8 +11,8 @@ import path from "node:path";
 import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { repoRoot } from "@saved-items/sandbox/config";
-import { startSandbox, type RunningSandbox } from "@saved-items/sandbox/sandbox-process";
-import { browserMissing, browserTestTitle, openBrowser, refusal } from "../support/chromium";
+import type { RunningSandbox } from "@saved-items/sandbox/sandbox-process";
+import { browserMissing, browserTestTitle, openSandboxBrowser, refusal } from "../support/chromium";
 
 const ARTIFACTS = path.join(repoRoot, "tests/.artifacts");
 const SHOP = "demo.myshopify.com";
@@ -22,20 +22,18 @@ type CartJson = { item_count: number; items: { key: string; variant_id: number; 
 type ListItem = { entityType: string; entityGid: string; snapshot?: { title?: string; quantity?: number } };
 
 describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists in headless Chromium"), () => {
+  let storefront: Awaited<ReturnType<typeof openSandboxBrowser>> | undefined;
   let sandbox: RunningSandbox;
   let page: Page;
-  let browser: Awaited<ReturnType<typeof openBrowser>>;
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    sandbox = await startSandbox();
-    browser = await openBrowser(sandbox.url);
-    ({ page } = browser);
+    storefront = await openSandboxBrowser();
+    ({ sandbox, page } = storefront);
   }, 300_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await sandbox?.stop();
+    await storefront?.close();
   }, 30_000);
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `cart-${name}.png`), fullPage: true });
