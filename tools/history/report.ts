@@ -2,10 +2,10 @@
 // that show each, and how available the service was in each fault window.
 import { formatAnswers, printTable } from "../bench/stats";
 import type { FaultWindow } from "./faults";
-import { WRITE_KINDS, answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
+import { LIST_KINDS, answerLabel, describeOperation, isReadKind, outcomeOf, type Operation } from "./history";
 import type { RunResult } from "./run";
 
-const OPERATION_KINDS = ["is-saved", "list", "save", "remove", "toggle"] as const;
+const OPERATION_KINDS = ["is-saved", "list", "save", "remove", "toggle", ...LIST_KINDS] as const;
 
 /** Anomalies printed in full; the rest are counted. */
 const SHOWN = 12;
@@ -120,7 +120,7 @@ export function servedShares(operations: readonly Operation[], withCounts = fals
     const percent = `${((100 * served) / own.length).toFixed(own.length >= 1_000 && served < own.length ? 1 : 0)}%`;
     return withCounts ? `${percent} ${served}/${own.length}` : percent;
   };
-  const isWrite = (operation: Operation) => (WRITE_KINDS as readonly string[]).includes(operation.kind);
+  const isWrite = (operation: Operation) => !isReadKind(operation.kind);
   const shares: Record<string, string> = {
     reads: share(operations.filter((operation) => !isWrite(operation))),
     writes: share(operations.filter(isWrite)),
