@@ -13,30 +13,16 @@
 // never. Once invoked it stays available for ever, so which one of several alike (same item, same
 // kind) is used does not matter: a configuration counts the ones it used per item and kind, and
 // one that used no more of each than another (same states, same in-flight set) makes it redundant.
-import { isListKind, outcomeOf, type ListKind, type Operation, type WriteKind } from "./history";
+import { isListKind, outcomeOf, type Operation, type WriteKind } from "./history";
+import { LIST_UNKNOWN_KINDS, listRules } from "./list-rules";
 
 const NONE = 0;
 const ACTIVE = 1;
 const REMOVED = 2;
 type ItemState = typeof NONE | typeof ACTIVE | typeof REMOVED;
 const STATE_NAMES = ["none", "active", "removed"] as const;
-
-// The list itself, above the items' digits: never made (0, where every history starts), made by a
-// save (unnamed) or by create-list (named), or deleted; and its link: none, one whose token no answer told (a share-create without
-// an answer), or the token of the share-create whose id is `link - LINK_OF_SHARE`.
-const LIST_UNNAMED = 1;
-const LIST_NAMED = 2;
-const LIST_DELETED = 3;
-const LIST_STATE_NAMES = ["none", "unnamed", "named", "deleted"] as const;
-const LINK_NONE = 0;
-const LINK_UNTOLD = 1;
-const LINK_OF_SHARE = 2;
-/** The key of the list operations where the report keeps recent operations per item. */
+/** Where the report keeps the list operations' recent answers, beside each item's. */
 const LIST = -1;
-const linkName = (link: number) =>
-  link === LINK_NONE ? "none" : link === LINK_UNTOLD ? "untold" : `of #${link - LINK_OF_SHARE}`;
-/** The unknown-outcome list operations, counted after the items' three kinds each. */
-const LIST_UNKNOWN_KINDS: ListKind[] = ["create-list", "delete-list", "share-create", "share-revoke"];
 
 export interface Anomaly {
   list: string;
@@ -65,7 +51,7 @@ export interface CheckOptions {
 }
 
 interface Configuration {
-  /** Item states, base 3. */
+  /** Item states, base 3, and above them the list and its link (list-rules.ts). */
   states: number;
   /** Ids of in-flight operations already linearized, ascending. */
   linearized: number[];
@@ -104,61 +90,20 @@ function checkList(
 ): void {
   const itemIndex = new Map(items.map((item, index) => [item, index]));
   const powers = items.map((_, index) => 3 ** index);
-  const span = 3 ** items.length;
   const stateOf = (states: number, item: number) => (Math.floor(states / powers[item]!) % 3) as ItemState;
   const withState = (states: number, item: number, next: ItemState) =>
     states + (next - stateOf(states, item)) * powers[item]!;
-  const listOf = (states: number) => Math.floor(states / span) % 4;
-  const linkOf = (states: number) => Math.floor(states / span / 4);
-  const withList = (states: number, listState: number, link = linkOf(states)) =>
-    (states % span) + span * (listState + 4 * link);
-  const live = (states: number) => listOf(states) === LIST_UNNAMED || listOf(states) === LIST_NAMED;
-  /** After a write of the list's index: a list never made or deleted is made again, unnamed. */
-  const indexed = (states: number) => (live(states) ? states : withList(states, LIST_UNNAMED, LINK_NONE));
-  /** delete-list's removal of every active item. */
-  const allRemoved = (states: number) =>
-    items.reduce((next, _, item) => (stateOf(next, item) === ACTIVE ? withState(next, item, REMOVED) : next), states);
-  // Each answered token is its share-create's; a shared-list of another token constrains nothing.
-  const tokens = new Map(
-    operations.flatMap((operation) =>
-      operation.kind === "share-create" && operation.status === 200 && operation.token
-        ? [[operation.token, LINK_OF_SHARE + operation.id] as const]
-        : [],
-    ),
+  const rules = listRules(
+    3 ** items.length,
+    // delete-list's removal of every active item.
+    (states) =>
+      items.reduce((next, _, item) => (stateOf(next, item) === ACTIVE ? withState(next, item, REMOVED) : next), states),
+    operations,
   );
-
-  /** The list operations' states after `operation` from `states`; none where its answer rules that out. */
-  const listStep = (operation: Operation, states: number): number[] => {
-    const found = operation.status === 200;
-    switch (operation.kind) {
-      case "create-list":
-        if (!found) return listOf(states) === LIST_UNNAMED ? [states] : [];
-        return listOf(states) === LIST_UNNAMED ? [] : [withList(states, LIST_NAMED)];
-      case "delete-list":
-        if (!found) return live(states) ? [] : [states];
-        return live(states) ? [withList(allRemoved(states), LIST_DELETED, LINK_NONE)] : [];
-      case "share-create": {
-        if (!found) return live(states) ? [] : [states];
-        const token = operation.token === undefined ? undefined : tokens.get(operation.token);
-        return live(states) && token !== undefined ? [withList(states, listOf(states), token)] : [];
-      }
-      case "share-revoke":
-        if (!found) return live(states) ? [] : [states];
-        if (!live(states) || operation.revoked !== (linkOf(states) !== LINK_NONE)) return [];
-        return [withList(states, listOf(states), LINK_NONE)];
-      case "shared-list": {
-        const token = operation.token === undefined ? undefined : tokens.get(operation.token);
-        if (token === undefined) return [states];
-        return live(states) && linkOf(states) === token ? [states] : [];
-      }
-      default:
-        return [];
-    }
-  };
-
+  const indexed = rules.indexed;
   /** The states after `operation` from `states`; none where its answer rules that out. */
   const step = (operation: Operation, states: number): number[] => {
-    if (isListKind(operation.kind)) return listStep(operation, states);
+    if (isListKind(operation.kind)) return rules.step(operation, states);
     if (operation.kind === "list") {
       const listed = new Set(operation.listed);
       for (let item = 0; item < items.length; item++) {
@@ -192,7 +137,6 @@ function checkList(
     }
   };
 
-  const listUnknowns = LIST_UNKNOWN_KINDS.length;
   const unknownKindOf = (operation: Operation, item: number | undefined): number | undefined =>
     isListKind(operation.kind)
       ? items.length * 3 + LIST_UNKNOWN_KINDS.indexOf(operation.kind)
@@ -202,23 +146,7 @@ function checkList(
 
   /** The states an unknown-outcome write that took effect leaves; none where it would change nothing. */
   const applyUnknown = (unknown: number, states: number): number[] => {
-    if (unknown >= items.length * 3) {
-      switch (LIST_UNKNOWN_KINDS[unknown - items.length * 3]) {
-        case "create-list":
-          return live(states) ? [] : [withList(states, LIST_NAMED)];
-        case "delete-list":
-          // It may have removed the items and failed before marking the list deleted.
-          return live(states)
-            ? [...new Set([allRemoved(states), withList(allRemoved(states), LIST_DELETED, LINK_NONE)])].filter(
-                (next) => next !== states,
-              )
-            : [];
-        case "share-create":
-          return live(states) ? [withList(states, listOf(states), LINK_UNTOLD)] : [];
-        default:
-          return live(states) && linkOf(states) !== LINK_NONE ? [withList(states, listOf(states), LINK_NONE)] : [];
-      }
-    }
+    if (unknown >= items.length * 3) return rules.applyUnknown(LIST_UNKNOWN_KINDS[unknown - items.length * 3]!, states);
     const item = Math.floor(unknown / 3);
     const current = stateOf(states, item);
     switch (unknown % 3) {
@@ -238,24 +166,7 @@ function checkList(
       if (saved) states = withState(states, item, ACTIVE);
       else if (current === ACTIVE) states = withState(states, item, REMOVED);
     };
-    if (isListKind(operation.kind)) {
-      const found = operation.status === 200;
-      const token = operation.token === undefined ? LINK_NONE : (tokens.get(operation.token) ?? LINK_NONE);
-      const liveState = live(states) ? listOf(states) : LIST_NAMED;
-      switch (operation.kind) {
-        case "create-list":
-          return withList(states, found ? LIST_NAMED : LIST_UNNAMED);
-        case "delete-list":
-          return found
-            ? withList(allRemoved(states), LIST_DELETED, LINK_NONE)
-            : withList(states, LIST_DELETED, LINK_NONE);
-        case "share-create":
-        case "shared-list":
-          return found ? withList(states, liveState, token) : withList(states, LIST_DELETED, LINK_NONE);
-        default:
-          return found ? withList(states, liveState, LINK_NONE) : withList(states, LIST_DELETED, LINK_NONE);
-      }
-    }
+    if (isListKind(operation.kind)) return rules.forced(operation, states);
     if (operation.kind === "list") {
       const listed = new Set(operation.listed);
       items.forEach((gid, item) => set(item, listed.has(gid)));
@@ -280,7 +191,7 @@ function checkList(
   // At equal times the invocation goes first: the two count as overlapping, the permissive reading.
   events.sort((a, b) => a.at - b.at || Number(b.invocation) - Number(a.invocation) || a.operation.id - b.operation.id);
 
-  const unknownKinds = items.length * 3 + listUnknowns;
+  const unknownKinds = items.length * 3 + LIST_UNKNOWN_KINDS.length;
   const invoked = new Array<number>(unknownKinds).fill(0);
   const unknownsOf = new Map<number, Operation[]>();
   const inFlight = new Map<number, Operation>();
@@ -389,9 +300,7 @@ function checkList(
         ],
         possibleStates: [
           ...(listLevel
-            ? [
-                `list: ${[...new Set(configurations.map(({ states }) => `${LIST_STATE_NAMES[listOf(states)]}, link ${linkName(linkOf(states))}`))].join(" | ")}`,
-              ]
+            ? [`list: ${[...new Set(configurations.map(({ states }) => rules.describe(states)))].join(" | ")}`]
             : []),
           ...touched.map(
             (index) =>
