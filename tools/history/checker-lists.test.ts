@@ -3,7 +3,7 @@
 // histories and against a brute-force definition on random ones.
 import { describe, expect, test } from "vitest";
 import { checkHistory } from "./checker";
-import { outcomeOf, type Operation, type OperationKind } from "./history";
+import { outcomeOf, served, type Operation, type OperationKind } from "./history";
 
 const A = "gid://shopify/Product/1";
 const WISHLIST = "shop/customer-1/wishlist";
@@ -130,6 +130,15 @@ describe("share links and deleted lists", () => {
     expect(
       found(ops(...unanswered, ["share-create", [60, 70], NOT_FOUND], ["shared-list", [80, 90], "ok", "t1"])),
     ).toEqual([4]);
+  });
+
+  test("a link not found constrains nothing but is answered as the contract says; a 502 is neither", () => {
+    const [missing, failed] = ops(
+      ["shared-list", [0, 10], NOT_FOUND, "t1"],
+      ["shared-list", [0, 10], { status: 502, code: "PLATFORM_UPSTREAM_ERROR" }, "t1"],
+    );
+    expect([outcomeOf(missing!), served(missing!)]).toEqual(["none", true]);
+    expect([outcomeOf(failed!), served(failed!)]).toEqual(["none", false]);
   });
 
   test("on 3,000 small random histories it finds an anomaly exactly when no order of the operations explains them", () => {

@@ -91,6 +91,12 @@ export function outcomeOf(operation: Operation): Outcome {
   return write ? "unknown" : "none";
 }
 
+/** Answered as the contract says: a known outcome, or a link not found (search may not have it yet). */
+export function served(operation: Operation): boolean {
+  if (operation.kind === "shared-list" && operation.status === 404) return operation.code === "NOT_FOUND";
+  return outcomeOf(operation) === "known";
+}
+
 /** "200 active", "409 DUPLICATE_SAVE", "0 client timeout": an answer as the report counts it. */
 export function answerLabel(operation: Operation): string {
   if (operation.status !== 200) return `${operation.status} ${operation.code ?? ""}`.trim();
