@@ -10,19 +10,53 @@ export interface NamedList {
 }
 
 /**
- * The shopper's lists (the first 100: more than a theme's picker can show), newest first, and the
- * block's own list (its setting) first when the service has none yet: a save there creates it.
- * Read once the guest saves are merged: read beside the merge, the counts would be from before it.
+ * The shopper's lists (the first 100: more than a theme's picker can show), newest first. Read
+ * once the guest saves are merged: read beside the merge, the counts would be from before it.
  */
-export async function namedLists(config: BlockConfig): Promise<NamedList[]> {
+export async function shopperLists(config: BlockConfig): Promise<NamedList[]> {
   await mergeGuestSaves(config);
-  return withBlockList(config, (await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" })).lists);
+  return (await callProxy<{ lists: NamedList[] }>(config, "lists", { limit: "100" })).lists;
 }
+
+/** The lists to save to: the shopper's, and the block's own (its setting) first when the service has none yet: a save there creates it. */
+export const namedLists = async (config: BlockConfig): Promise<NamedList[]> =>
+  withBlockList(config, await shopperLists(config));
 
 export const withBlockList = (config: BlockConfig, lists: NamedList[]): NamedList[] =>
   lists.some((list) => list.context === config.context)
     ? lists
     : [{ context: config.context, name: null, itemCount: 0 }, ...lists];
+
+/**
+ * The list the manager shows first: the block's own when the shopper has it, else their newest
+ * list holding items, else their newest; the block's own (empty) only when they have no list.
+ */
+export const openingList = (config: BlockConfig, lists: NamedList[]): string =>
+  (
+    lists.find((list) => list.context === config.context) ||
+    lists.find((list) => list.itemCount > 0) ||
+    lists[0] || { context: config.context }
+  ).context;
+
+/**
+ * The shopper's lists after a change's answer, and the list to show then. `list` replaces the
+ * entry of `context` (a rename keeps its place) or is new (first, as /lists orders them: newest
+ * first), and a new one is shown; without `list`, `context` was deleted. The list `shown` stays
+ * shown unless it was the one deleted: a change answered after a switch does not undo the switch.
+ */
+export function afterChange(
+  config: BlockConfig,
+  lists: NamedList[],
+  shown: string,
+  context: string,
+  list?: NamedList,
+): { lists: NamedList[]; shown: string } {
+  const at = lists.findIndex((entry) => entry.context === context);
+  const next = lists.filter((entry) => entry.context !== context);
+  if (list) next.splice(Math.max(at, 0), 0, list);
+  if (list && at < 0) return { lists: next, shown: list.context };
+  return { lists: next, shown: next.some((entry) => entry.context === shown) ? shown : openingList(config, next) };
+}
 
 /**
  * What a list is called in the theme: its name, else "Default list" for the block's own, "Saved for

@@ -98,22 +98,25 @@ export function initSavedItemsList(config: BlockConfig): Promise<void> {
 
   const showShare = config.customer && data(root, "share") ? initShareControl(config) : undefined;
 
-  /** Another of the customer's lists, from its first page. */
-  function show(next: string) {
-    context = next;
-    if (showShare) showShare(next);
+  /** The list shown, from its first page. */
+  function reread() {
     cursor = null;
     list.replaceChildren();
     return loadPage();
   }
 
-  const reread = () => show(context);
+  /** Another of the customer's lists; `has`: one they have (none is shared before it exists). */
+  function show(next: string, has: boolean) {
+    context = next;
+    if (showShare) showShare(next, has);
+    return reread();
+  }
+
   // Read-only while paused: every control of the block, its rows' too, and the status says why.
   const pause = () => showPause(config, all(root, "button, select"), true);
   subscribe(pause);
   listen(more, "click", loadPage);
   listen(find(root, ".si-retry")!, "click", loadPage);
-  return Promise.all([loadPage(), config.customer && data(root, "lists") && initListManager(config, show)]).then(
-    () => undefined,
-  );
+  // The list manager picks the list to open on first, so the block reads only that one.
+  return config.customer && data(root, "lists") ? initListManager(config, show) : loadPage();
 }

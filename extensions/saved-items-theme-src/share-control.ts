@@ -29,9 +29,10 @@ export function keepLink(config: BlockConfig, context: string, link: string | un
  * list shown, copy it, and stop sharing it, through share-create and share-revoke. The service
  * keeps only a link's hash, so the link shows on the device that made it; the other devices offer
  * a new link (which replaces any earlier one) and "Stop sharing", whose answer says whether it was
- * shared. Returns the function that shows another list's state.
+ * shared. Returns the function that shows another list's state (`has`: a list the shopper has;
+ * the control hides for one they do not). Each click acts on the list shown when it was clicked.
  */
-export function initShareControl(config: BlockConfig): (context: string) => void {
+export function initShareControl(config: BlockConfig): (context: string, has: boolean) => void {
   const box = find(config.root, ".si-share")!;
   const state = find(box, ".si-share-state")!;
   const linkRow = find(box, ".si-share-link")!;
@@ -40,10 +41,15 @@ export function initShareControl(config: BlockConfig): (context: string) => void
   let context = config.context;
   // What a click did is said beside the control (its own live region), not under a long list.
   const said = find(box, ".si-share-said")!;
-  const say = (name: string) => (said.textContent = config.text(name));
+  /** Says what a click on `clicked`'s control did, unless another list is shown by then. */
+  const say = (clicked: string, name: string) => {
+    if (clicked !== context) return false;
+    render();
+    said.textContent = config.text(name);
+    return true;
+  };
 
-  function render(next: string) {
-    context = next;
+  function render() {
     const link = storedLinks(config)[context];
     input.value = link || "";
     linkRow.hidden = !link;
@@ -52,36 +58,42 @@ export function initShareControl(config: BlockConfig): (context: string) => void
   }
 
   listen(make, "click", async () => {
+    const clicked = context;
     try {
-      const { token } = await callProxy<{ token: string }>(config, "share-create", { context });
+      const { token } = await callProxy<{ token: string }>(config, "share-create", { context: clicked });
       // The shared page under this storefront's own address, locale and proxy path.
-      keepLink(config, context, location.origin + config.api.replace(/api\/$/, "shared/") + token);
-      render(context);
-      say("share-made");
-      input.select();
+      keepLink(config, clicked, location.origin + config.api.replace(/api\/$/, "shared/") + token);
+      if (say(clicked, "share-made")) input.select();
     } catch (error) {
-      say((error as SavedItemsError).code === "NOT_FOUND" ? "share-empty" : "error");
+      say(clicked, (error as SavedItemsError).code === "NOT_FOUND" ? "share-empty" : "error");
     }
   });
   listen(find(box, ".si-share-copy")!, "click", () => {
     input.select();
     // The selected link is the fallback where the Clipboard API is missing or refused.
     const clipboard = navigator.clipboard;
+    const clicked = context;
     (clipboard ? clipboard.writeText(input.value) : Promise.reject()).then(
-      () => say("copied"),
-      () => say("copy-yourself"),
+      () => say(clicked, "copied"),
+      () => say(clicked, "copy-yourself"),
     );
   });
   listen(find(box, ".si-share-revoke")!, "click", async () => {
+    const clicked = context;
     try {
-      const { revoked } = await callProxy<{ revoked: boolean }>(config, "share-revoke", { context });
-      keepLink(config, context, undefined);
-      render(context);
-      say(revoked ? "unshared" : "not-shared");
+      const { revoked } = await callProxy<{ revoked: boolean }>(config, "share-revoke", { context: clicked });
+      keepLink(config, clicked, undefined);
+      say(clicked, revoked ? "unshared" : "not-shared");
     } catch (error) {
-      say((error as SavedItemsError).code === "NOT_FOUND" ? "not-shared" : "error");
+      say(clicked, (error as SavedItemsError).code === "NOT_FOUND" ? "not-shared" : "error");
     }
   });
-  render(context);
-  return render;
+  render();
+  return (next, has) => {
+    // What was said of the list shown before is not said of this one.
+    if (next !== context) said.textContent = "";
+    context = next;
+    box.hidden = !has;
+    render();
+  };
 }

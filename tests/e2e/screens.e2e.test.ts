@@ -22,7 +22,7 @@ import { usagePeriod } from "~/services/usage/monthly-budget.server";
 import { ADMIN_PAGES, adminPage, adminUrl, hydrated } from "../support/admin-browser";
 import { axeViolations } from "../support/axe";
 import { BUDGET_STATES, recordOverage } from "../support/budget-states";
-import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS } from "../support/chromium";
+import { browserMissing, browserTestTitle, CHROMIUM, CHROMIUM_ARGS, refusal } from "../support/chromium";
 
 const SCREENSHOTS = path.join(repoRoot, ".data/screenshots");
 const DESKTOP = { width: 1280, height: 800 };
@@ -295,7 +295,7 @@ describe.skipIf(browserMissing)(
       expect(await lookAt("items", 3)).toEqual([]);
     });
 
-    test("named lists: the list manager, and its new-list form", async () => {
+    test("named lists: the list manager, its new-list form, rename, delete, a failed delete and a switch", async () => {
       expect((await fromPage("create-list", { name: "Birthday gifts for my sister" })).ok).toBe(true);
       // A list a save made, never named: the picker has only its key to show.
       const beanie = { context: "holiday", entityType: "product", entityGid: "gid://shopify/Product/8103" };
@@ -303,8 +303,25 @@ describe.skipIf(browserMissing)(
       await open("/pages/saved-items?s.manage_lists=true");
       await expect.poll(() => page.getByRole("combobox", { name: "List" }).locator("option").count()).toBe(3);
       const problems = await lookAt("list-manager", 3);
-      await page.getByRole("button", { name: "New list" }).click();
-      expect([...problems, ...(await lookAt("list-manager-new-list", 3))]).toEqual([]);
+      const button = (name: string) => listBlock().getByRole("button", { name, exact: true });
+      await button("New list").click();
+      problems.push(...(await lookAt("list-manager-new-list", 3)));
+      await button("Cancel").click();
+      await button("Rename").click();
+      problems.push(...(await lookAt("list-manager-rename", 3)));
+      await button("Cancel").click();
+      await button("Delete list").click();
+      problems.push(...(await lookAt("list-manager-delete", 3)));
+      await page.route("**/apps/saved-items/api/delete-list", (route) =>
+        route.fulfill(refusal(500, "INTERNAL_ERROR", "Something broke", false)),
+      );
+      await button("Delete").click();
+      await expect.poll(() => listBlock().locator(".si-lists-said").textContent()).toMatch(/couldn't be deleted/);
+      await page.unroute("**/apps/saved-items/api/delete-list");
+      problems.push(...(await lookAt("list-manager-delete-failed", 3)));
+      await page.getByRole("combobox", { name: "List" }).selectOption("holiday");
+      await expect.poll(() => listBlock().locator(".si-items > li").count()).toBe(1);
+      expect([...problems, ...(await lookAt("list-manager-switched", 1))]).toEqual([]);
     });
 
     test("the cart block: the cart's lines and a line saved for later", async () => {

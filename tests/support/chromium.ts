@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { startSandbox } from "@saved-items/sandbox/sandbox-process";
 
 export const CHROMIUM = "/usr/bin/chromium";
 
@@ -48,6 +49,23 @@ export async function openBrowser(baseURL: string) {
     close: async () => {
       await context.close();
       rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The sandbox (started with `env`, built once a run) and Chromium browsing it; close() stops both. */
+export async function openSandboxBrowser(env?: Record<string, string>) {
+  const sandbox = await startSandbox(env);
+  const browser = await openBrowser(sandbox.url).catch(async (error: unknown) => {
+    await sandbox.stop();
+    throw error;
+  });
+  return {
+    ...browser,
+    sandbox,
+    close: async () => {
+      await browser.close();
+      await sandbox.stop();
     },
   };
 }

@@ -284,6 +284,49 @@ describe("the list manager's controls", () => {
     expect(confirmBox.hidden).toBe(true);
   });
 
+  test("rename and delete act on the list they named when opened, whatever the picker holds when pressed", async () => {
+    handlers.lists = () => lists(["beta", "Beta", 1], ["alpha", "Alpha", 1]);
+    const bodies: unknown[] = [];
+    const answer = (data: unknown) => (_url: URL, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return ok(data);
+    };
+    handlers["rename-list"] = answer({ context: "alpha", name: "Alpha 2", itemCount: 1 });
+    handlers["delete-list"] = answer({ context: "alpha", deleted: true, removedItems: 1 });
+    const root = await openManager();
+    const select = root.querySelector("select")!;
+    // The picker moved with no change event, as a script or a restored form may move it.
+    const armOnAlpha = (button: string) => {
+      select.value = "alpha";
+      select.dispatchEvent(new Event("change"));
+      click(root, button);
+      select.value = "beta";
+    };
+
+    armOnAlpha(".si-list-rename");
+    root.querySelector("input")!.value = "Alpha 2";
+    root.querySelector("form")!.requestSubmit();
+    await vi.waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]).toEqual({ name: "Alpha 2", context: "alpha" });
+    await vi.waitFor(() => expect(options(root)).toEqual(["Beta (1)", "Alpha 2 (1)"]));
+    armOnAlpha(".si-list-delete");
+    expect(root.querySelector(".si-confirm p")!.textContent).toBe(en.lists.confirm.replace("{name}", "Alpha 2"));
+    click(root, ".si-list-confirm");
+    await vi.waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]).toEqual({ context: "alpha" });
+    await vi.waitFor(() => expect(options(root)).toEqual(["Beta (1)"]));
+  });
+
+  test("a delete answered NOT_FOUND is done: the list was gone already (a retry after a lost answer, another device)", async () => {
+    handlers.lists = () => lists(["beta", "Beta", 1], ["alpha", "Alpha", 1]);
+    handlers["delete-list"] = () => refused("NOT_FOUND", "You have no list with the key beta", 404);
+    const root = await openManager();
+    click(root, ".si-list-delete");
+    click(root, ".si-list-confirm");
+    await vi.waitFor(() => expect(options(root)).toEqual(["Alpha (1)"]));
+    expect(root.querySelector(".si-lists-said")!.textContent).toBe(en.lists.done);
+  });
+
   test("the new-list form refuses an empty name, and a refused create says the limit and the next step", async () => {
     const { decideCreateList } = await import("../../app/services/saved-items/named-lists");
     const { tooManyListsError } = await import("../../app/services/saved-items/storage-bounds");

@@ -6,15 +6,23 @@ import { SANDBOX_DEFAULTS } from "@saved-items/sandbox/config";
 import { aSaveRequest, anIdentity } from "../../tests/support/fixtures";
 import { customerAccountSessionToken } from "../../tests/support/session-token";
 import { sendReading, type LoadRequest, type Outcome } from "./load";
-import { batchOfSaves, isSaved, list, write } from "./requests";
+import { batchOfSaves, isSaved, list, listOperation, write } from "./requests";
 
 export const OPERATION_NAMES = ["is-saved", "list", "save", "remove", "toggle", "batch"] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
-export interface Call {
-  operation: OperationName;
-  entityGids: string[];
-}
+/** The operations on a list itself and its share link (the history checker's), each with its input. */
+export const LIST_OPERATION_NAMES = [
+  "create-list",
+  "delete-list",
+  "share-create",
+  "share-revoke",
+  "shared-list",
+] as const;
+export type ListOperationName = (typeof LIST_OPERATION_NAMES)[number];
+
+export type Call =
+  { operation: OperationName; entityGids: string[] } | { operation: ListOperationName; input: Record<string, string> };
 
 export interface Caller {
   channel: "proxy" | "headless" | "customer-account";
@@ -29,7 +37,9 @@ export function proxyCaller(shop: string, customer: string): Caller {
   const shopper = { shop, customer };
   return {
     channel: "proxy",
-    async request(base, { operation, entityGids }) {
+    async request(base, call) {
+      if ("input" in call) return { request: listOperation(base, shopper, call.operation, call.input) };
+      const { operation, entityGids } = call;
       const [gid] = entityGids as [string];
       if (operation === "is-saved") return { request: isSaved(base, shopper, gid) };
       if (operation === "list") return { request: list(base, shopper) };
@@ -91,6 +101,11 @@ export function customerAccountCaller(agent: http.Agent, shop: string, customerG
 function directOperation(base: string, channel: string, authorization: string, call: Call): LoadRequest {
   const url = new URL(`/api/${channel}/${call.operation}`, base);
   const headers = { Authorization: authorization };
+  if ("input" in call) {
+    if (call.operation !== "shared-list") return { method: "POST", url, headers, body: JSON.stringify(call.input) };
+    for (const [key, value] of Object.entries(call.input)) url.searchParams.set(key, value);
+    return { method: "GET", url, headers };
+  }
   const [gid] = call.entityGids as [string];
   if (call.operation === "list") {
     url.searchParams.set("context", "wishlist");

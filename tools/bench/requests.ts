@@ -37,3 +37,14 @@ export function batchOfSaves(base: string, shopper: Shopper, entityGids: string[
   const operations = entityGids.map((entityGid) => ({ action: "save", ...anIdentity({ context, entityGid }) }));
   return { method: "POST", url: signed(base, "batch", shopper), body: JSON.stringify({ operations }) };
 }
+
+/** A list or share-link operation with its input, as the theme's list manager sends it: a GET's query, else a JSON body. */
+export function listOperation(
+  base: string,
+  shopper: Shopper,
+  operation: string,
+  input: Record<string, string>,
+): LoadRequest {
+  if (operation === "shared-list") return { method: "GET", url: signed(base, operation, { ...shopper, query: input }) };
+  return { method: "POST", url: signed(base, operation, shopper), body: JSON.stringify(input) };
+}

@@ -4,7 +4,14 @@
 
 export const WRITE_KINDS = ["save", "remove", "toggle"] as const;
 export type WriteKind = (typeof WRITE_KINDS)[number];
-export type OperationKind = WriteKind | "is-saved" | "list";
+/** The operations on the list itself and its share link (the list's context is the wishlist). */
+export const LIST_KINDS = ["create-list", "delete-list", "share-create", "share-revoke", "shared-list"] as const;
+export type ListKind = (typeof LIST_KINDS)[number];
+export type OperationKind = WriteKind | ListKind | "is-saved" | "list";
+
+const READ_KINDS = new Set<OperationKind>(["is-saved", "list", "shared-list"]);
+export const isReadKind = (kind: OperationKind): boolean => READ_KINDS.has(kind);
+export const isListKind = (kind: OperationKind): kind is ListKind => (LIST_KINDS as readonly string[]).includes(kind);
 
 export interface Operation {
   id: number;
@@ -28,6 +35,10 @@ export interface Operation {
   saved?: boolean;
   /** list's answer: the entity GIDs listed. */
   listed?: string[];
+  /** share-create's answered token; the token shared-list opened. */
+  token?: string;
+  /** share-revoke's answer. */
+  revoked?: boolean;
 }
 
 /**
@@ -55,29 +66,51 @@ const NO_EFFECT_CODES = new Set([
   "BATCH_CONFLICT",
 ]);
 
+/**
+ * The list operations' refusals that say what state they found: NOT_FOUND (no list, or a deleted
+ * one) and create-list's LIST_EXISTS (a list not made by it). shared-list's NOT_FOUND says nothing:
+ * a link just made may not be found yet (search lags writes).
+ */
+const STATE_REFUSALS: Partial<Record<OperationKind, string>> = {
+  "create-list": "LIST_EXISTS",
+  "delete-list": "NOT_FOUND",
+  "share-create": "NOT_FOUND",
+  "share-revoke": "NOT_FOUND",
+};
+
 export function outcomeOf(operation: Operation): Outcome {
-  const write = operation.kind !== "is-saved" && operation.kind !== "list";
+  const write = !isReadKind(operation.kind);
   if (operation.status === 200) return "known";
   if (write && operation.status === 409 && operation.code === "DUPLICATE_SAVE") return "known";
   if (operation.kind === "remove" && operation.status === 404 && operation.code === "ITEM_NOT_FOUND") return "known";
+  if (operation.status < 500 && operation.code !== undefined && STATE_REFUSALS[operation.kind] === operation.code)
+    return "known";
   if (operation.code !== undefined && NO_EFFECT_CODES.has(operation.code) && operation.status < 500) return "none";
   // INTERNAL_ERROR and PLATFORM_UPSTREAM_ERROR may come after the platform took the write; so may
   // a timeout or a dropped connection, and anything else this table does not know.
   return write ? "unknown" : "none";
 }
 
+/** Answered as the contract says: a known outcome, or a link not found (search may not have it yet). */
+export function served(operation: Operation): boolean {
+  if (operation.kind === "shared-list" && operation.status === 404) return operation.code === "NOT_FOUND";
+  return outcomeOf(operation) === "known";
+}
+
 /** "200 active", "409 DUPLICATE_SAVE", "0 client timeout": an answer as the report counts it. */
 export function answerLabel(operation: Operation): string {
   if (operation.status !== 200) return `${operation.status} ${operation.code ?? ""}`.trim();
   if (operation.kind === "is-saved") return `200 saved=${operation.saved}`;
-  if (operation.kind === "list") return "200";
+  if (operation.kind === "list" || operation.kind === "shared-list") return "200";
+  if (operation.kind === "share-revoke") return `200 revoked=${operation.revoked}`;
+  if (isListKind(operation.kind)) return "200";
   return `200 ${operation.state}`;
 }
 
 /** One line per operation, for anomalies: what, who, when (ms from the run's start), answer. */
 export function describeOperation(operation: Operation, origin = 0): string {
   const at = (ms: number | undefined) => (ms === undefined ? "…" : (ms - origin).toFixed(1));
-  const target = operation.item ?? "";
+  const target = operation.item ?? (operation.token ? `token ${operation.token.slice(0, 8)}…` : "");
   const listed = operation.kind === "list" && operation.listed ? ` [${operation.listed.join(" ")}]` : "";
   return (
     `#${operation.id} client ${operation.client} (${operation.channel}) ${operation.kind} ${target} ` +

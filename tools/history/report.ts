@@ -2,10 +2,10 @@
 // that show each, and how available the service was in each fault window.
 import { formatAnswers, printTable } from "../bench/stats";
 import type { FaultWindow } from "./faults";
-import { WRITE_KINDS, answerLabel, describeOperation, outcomeOf, type Operation } from "./history";
+import { LIST_KINDS, answerLabel, describeOperation, isReadKind, outcomeOf, served, type Operation } from "./history";
 import type { RunResult } from "./run";
 
-const OPERATION_KINDS = ["is-saved", "list", "save", "remove", "toggle"] as const;
+const OPERATION_KINDS = ["is-saved", "list", "save", "remove", "toggle", ...LIST_KINDS] as const;
 
 /** Anomalies printed in full; the rest are counted. */
 const SHOWN = 12;
@@ -68,8 +68,8 @@ export function printReport(result: RunResult, print: (line: string) => void = c
     printTable(
       result.windows.map((window) => {
         const own = invokedIn(window);
-        const ok = own.filter((operation) => outcomeOf(operation) === "known").length;
-        const errors = own.filter((operation) => outcomeOf(operation) !== "known");
+        const ok = own.filter(served).length;
+        const errors = own.filter((operation) => !served(operation));
         return {
           window: window.name,
           from: `${((window.startedAt - origin) / 1000).toFixed(1)} s`,
@@ -115,12 +115,12 @@ export function printReport(result: RunResult, print: (line: string) => void = c
  */
 export function servedShares(operations: readonly Operation[], withCounts = false): Record<string, string> {
   const share = (own: readonly Operation[]) => {
-    const served = own.filter((operation) => outcomeOf(operation) === "known").length;
+    const answered = own.filter(served).length;
     if (own.length === 0) return "-";
-    const percent = `${((100 * served) / own.length).toFixed(own.length >= 1_000 && served < own.length ? 1 : 0)}%`;
-    return withCounts ? `${percent} ${served}/${own.length}` : percent;
+    const percent = `${((100 * answered) / own.length).toFixed(own.length >= 1_000 && answered < own.length ? 1 : 0)}%`;
+    return withCounts ? `${percent} ${answered}/${own.length}` : percent;
   };
-  const isWrite = (operation: Operation) => (WRITE_KINDS as readonly string[]).includes(operation.kind);
+  const isWrite = (operation: Operation) => !isReadKind(operation.kind);
   const shares: Record<string, string> = {
     reads: share(operations.filter((operation) => !isWrite(operation))),
     writes: share(operations.filter(isWrite)),

@@ -1,2 +1,0 @@
-/* Built from extensions/saved-items-theme-src by npm run build:extensions */
-import{F as o,H as n}from"./saved-items-core-ARR3GIWQ.js";async function s(t){return await n(t),a(t,(await o(t,"lists",{limit:"100"})).lists)}var a=(t,e)=>e.some(i=>i.context===t.context)?e:[{context:t.context,name:null,itemCount:0},...e],c=(t,e)=>e.name||t.text(e.context===t.context?"default":e.context==="saved-for-later"?"for-later":"unnamed");export{s as a,a as b,c};
