@@ -68,6 +68,52 @@ const layerZones = LAYERS.slice(0, -1).map((layer, index) => ({
   message: `${layer.name} imports only its own layer or those below it (docs/architecture.md#layers).`,
 }));
 
+/**
+ * The one door to a customer's lists (app/services/saved-items/list-store/, docs/architecture.md):
+ * only it takes the list locks, sends the records' writes of lists and items, changes the cached
+ * list states and bumps the shared pages' versions, so no writer can skip a step of the protocol.
+ */
+export const LIST_STORE = "app/services/saved-items/list-store";
+const LIST_STORE_ONLY =
+  "is the list store's (app/services/saved-items/list-store/): write a customer's lists through it.";
+export const LIST_WRITE_IMPORTS = [
+  { group: ["**/list-locks.server"], message: `The list locks ${LIST_STORE_ONLY}` },
+  {
+    group: ["**/metaobject-store.server"],
+    importNames: ["applyWrites", "deleteItemsById"],
+    message: `Writing items ${LIST_STORE_ONLY}`,
+  },
+  {
+    group: ["**/save-list.server"],
+    importNames: ["writeNamedListRecords", "writeShareFields"],
+    message: `Writing lists ${LIST_STORE_ONLY}`,
+  },
+  {
+    group: ["**/retained-list.server"],
+    importNames: ["writeRemovedItems", "dropRetainedList"],
+    message: `Writing lists ${LIST_STORE_ONLY}`,
+  },
+  {
+    group: ["**/list-state-store.server"],
+    importNames: ["getListStateStore"],
+    message: `Changing a cached list state ${LIST_STORE_ONLY} Readers take getListStateReader.`,
+  },
+  {
+    group: ["**/shared-page-cache.server"],
+    importNames: ["sharedLinksChanged", "sharedItemsChanged"],
+    message: `Bumping the shared pages' versions ${LIST_STORE_ONLY}`,
+  },
+];
+
+/** A metaobject's raw fields are records/'s: every other module takes and gives domain values. */
+export const RAW_FIELD_IMPORTS = [
+  {
+    group: ["**/records/fields"],
+    importNames: ["fieldValue", "SAVE_ITEM_FIELDS", "SAVE_LIST_FIELDS", "DIRECTORY_FIELDS", "INSIGHTS_FIELDS"],
+    message: "Only app/services/records/ reads or writes a metaobject's fields by key: take its domain values.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -149,6 +195,15 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: [`${LIST_STORE}/**`, "app/services/records/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [...LIST_WRITE_IMPORTS, ...RAW_FIELD_IMPORTS] }] },
+  },
+  {
+    files: [`${LIST_STORE}/**/*.ts`],
+    rules: { "no-restricted-imports": ["error", { patterns: RAW_FIELD_IMPORTS }] },
   },
   {
     // One logger: app/lib/json-log.ts's JSON lines, which operators and tests read (CONTRIBUTING).

@@ -202,6 +202,57 @@ export type SavedItemsDeletedFragment = (
   & { userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }
 );
 
+export type SavedItemsRetainedListFragment = (
+  Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
+  & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+);
+
+export type SavedItemsRetentionPageQueryVariables = AdminTypes.Exact<{
+  type: AdminTypes.Scalars['String']['input'];
+  first: AdminTypes.Scalars['Int']['input'];
+  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
+}>;
+
+
+export type SavedItemsRetentionPageQuery = { metaobjects: { edges: Array<(
+      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
+      & { node: (
+        Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
+        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+      ) }
+    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
+
+export type SavedItemsRetentionListQueryVariables = AdminTypes.Exact<{
+  list: AdminTypes.MetaobjectHandleInput;
+  directory: AdminTypes.MetaobjectHandleInput;
+}>;
+
+
+export type SavedItemsRetentionListQuery = { list?: AdminTypes.Maybe<(
+    Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
+    & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
+  )>, directory?: AdminTypes.Maybe<{ lists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }> };
+
+export type SavedItemsRetentionWriteListMutationVariables = AdminTypes.Exact<{
+  list: AdminTypes.MetaobjectHandleInput;
+  fields: AdminTypes.MetaobjectUpsertInput;
+}>;
+
+
+export type SavedItemsRetentionWriteListMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
+
+export type SavedItemsRetentionDropListMutationVariables = AdminTypes.Exact<{
+  id: AdminTypes.Scalars['ID']['input'];
+  directory: AdminTypes.MetaobjectHandleInput;
+  directoryFields: AdminTypes.MetaobjectUpsertInput;
+}>;
+
+
+export type SavedItemsRetentionDropListMutation = { metaobjectDelete?: AdminTypes.Maybe<(
+    Pick<AdminTypes.MetaobjectDeletePayload, 'deletedId'>
+    & { userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }
+  )>, directory?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
+
 export type SavedItemsShareReadListQueryVariables = AdminTypes.Exact<{
   handle: AdminTypes.MetaobjectHandleInput;
 }>;
@@ -278,57 +329,6 @@ export type SavedItemsReadListsQuery = { metaobjects: { edges: Array<(
         & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
       ) }
     )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> }, directory?: AdminTypes.Maybe<{ lists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }> };
-
-export type SavedItemsRetainedListFragment = (
-  Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
-  & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-);
-
-export type SavedItemsRetentionPageQueryVariables = AdminTypes.Exact<{
-  type: AdminTypes.Scalars['String']['input'];
-  first: AdminTypes.Scalars['Int']['input'];
-  after?: AdminTypes.InputMaybe<AdminTypes.Scalars['String']['input']>;
-}>;
-
-
-export type SavedItemsRetentionPageQuery = { metaobjects: { edges: Array<(
-      Pick<AdminTypes.MetaobjectEdge, 'cursor'>
-      & { node: (
-        Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
-        & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-      ) }
-    )>, pageInfo: Pick<AdminTypes.PageInfo, 'hasNextPage'> } };
-
-export type SavedItemsRetentionListQueryVariables = AdminTypes.Exact<{
-  list: AdminTypes.MetaobjectHandleInput;
-  directory: AdminTypes.MetaobjectHandleInput;
-}>;
-
-
-export type SavedItemsRetentionListQuery = { list?: AdminTypes.Maybe<(
-    Pick<AdminTypes.Metaobject, 'id' | 'updatedAt'>
-    & { fields: Array<Pick<AdminTypes.MetaobjectField, 'key' | 'value'>> }
-  )>, directory?: AdminTypes.Maybe<{ lists?: AdminTypes.Maybe<Pick<AdminTypes.MetaobjectField, 'value'>> }> };
-
-export type SavedItemsRetentionWriteListMutationVariables = AdminTypes.Exact<{
-  list: AdminTypes.MetaobjectHandleInput;
-  fields: AdminTypes.MetaobjectUpsertInput;
-}>;
-
-
-export type SavedItemsRetentionWriteListMutation = { metaobjectUpsert?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
-
-export type SavedItemsRetentionDropListMutationVariables = AdminTypes.Exact<{
-  id: AdminTypes.Scalars['ID']['input'];
-  directory: AdminTypes.MetaobjectHandleInput;
-  directoryFields: AdminTypes.MetaobjectUpsertInput;
-}>;
-
-
-export type SavedItemsRetentionDropListMutation = { metaobjectDelete?: AdminTypes.Maybe<(
-    Pick<AdminTypes.MetaobjectDeletePayload, 'deletedId'>
-    & { userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }
-  )>, directory?: AdminTypes.Maybe<{ metaobject?: AdminTypes.Maybe<Pick<AdminTypes.Metaobject, 'id'>>, userErrors: Array<Pick<AdminTypes.MetaobjectUserError, 'field' | 'message' | 'code'>> }> };
 
 export type SavedItemsSetSavedByMutationVariables = AdminTypes.Exact<{
   metafields: Array<AdminTypes.MetafieldsSetInput> | AdminTypes.MetafieldsSetInput;
@@ -419,12 +419,12 @@ interface GeneratedQueryTypes {
   "#graphql\n  query SavedItemsStorageUsage($items: String!, $lists: String!, $directories: String!, $insights: String!) {\n    items: metaobjectDefinitionByType(type: $items) { metaobjectsCount }\n    lists: metaobjectDefinitionByType(type: $lists) { metaobjectsCount }\n    directories: metaobjectDefinitionByType(type: $directories) { metaobjectsCount }\n    insights: metaobjectDefinitionByType(type: $insights) { metaobjectsCount }\n  }": {return: SavedItemsStorageUsageQuery, variables: SavedItemsStorageUsageQueryVariables},
   "#graphql\n  query SavedItemsReadInsights($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id fields { key value } }\n  }": {return: SavedItemsReadInsightsQuery, variables: SavedItemsReadInsightsQueryVariables},
   "#graphql\n  query SavedItemsListActive($type: String!, $first: Int!, $after: String, $query: String!) {\n    metaobjects(type: $type, first: $first, after: $after, query: $query, sortKey: \"updated_at\", reverse: true) {\n      ...SavedItemsSearchPage\n    }\n  }\n  #graphql\n  fragment SavedItemsSearchPage on MetaobjectConnection {\n    edges { cursor node { ...SaveItemNode } }\n    pageInfo { hasNextPage }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsListActiveQuery, variables: SavedItemsListActiveQueryVariables},
+  "#graphql\n  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, first: $first, after: $after, sortKey: \"id\") {\n      edges { cursor node { ...SavedItemsRetainedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionPageQuery, variables: SavedItemsRetentionPageQueryVariables},
+  "#graphql\n  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }\n    directory: metaobjectByHandle(handle: $directory) { lists: field(key: \"lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionListQuery, variables: SavedItemsRetentionListQueryVariables},
   "#graphql\n  query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {\n    metaobjectByHandle(handle: $handle) { id handle fields { key value } }\n  }": {return: SavedItemsShareReadListQuery, variables: SavedItemsShareReadListQueryVariables},
   "#graphql\n  query SavedItemsFindShared($type: String!, $query: String!) {\n    metaobjects(type: $type, first: 1, query: $query) { nodes { id handle fields { key value } } }\n  }": {return: SavedItemsFindSharedQuery, variables: SavedItemsFindSharedQueryVariables},
   "#graphql\n  query SavedItemsReadNamedList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsNamedList }\n    directory: metaobjectByHandle(handle: $directory) {\n      namedLists: field(key: \"named_lists\") { value }\n      lists: field(key: \"lists\") { value }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadNamedListQuery, variables: SavedItemsReadNamedListQueryVariables},
   "#graphql\n  query SavedItemsReadLists(\n    $type: String!\n    $query: String!\n    $first: Int!\n    $after: String\n    $directory: MetaobjectHandleInput!\n    $withDirectory: Boolean!\n  ) {\n    metaobjects(type: $type, query: $query, first: $first, after: $after, sortKey: \"id\", reverse: true) {\n      edges { cursor node { ...SavedItemsNamedList } }\n      pageInfo { hasNextPage }\n    }\n    directory: metaobjectByHandle(handle: $directory) @include(if: $withDirectory) {\n      lists: field(key: \"lists\") { value }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsReadListsQuery, variables: SavedItemsReadListsQueryVariables},
-  "#graphql\n  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {\n    metaobjects(type: $type, first: $first, after: $after, sortKey: \"id\") {\n      edges { cursor node { ...SavedItemsRetainedList } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionPageQuery, variables: SavedItemsRetentionPageQueryVariables},
-  "#graphql\n  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {\n    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }\n    directory: metaobjectByHandle(handle: $directory) { lists: field(key: \"lists\") { value } }\n  }\n  #graphql\n  fragment SavedItemsRetainedList on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsRetentionListQuery, variables: SavedItemsRetentionListQueryVariables},
   "#graphql\n  query SavedItemsExistingProducts($ids: [ID!]!) {\n    nodes(ids: $ids) {\n      id\n    }\n  }": {return: SavedItemsExistingProductsQuery, variables: SavedItemsExistingProductsQueryVariables},
   "#graphql\n  query SavedItemsFindSavers($type: String!, $query: String!, $after: String) {\n    metaobjects(type: $type, first: 100, after: $after, query: $query) {\n      edges { cursor node { ...SaveItemNode } }\n      pageInfo { hasNextPage }\n    }\n  }\n  #graphql\n  fragment SaveItemNode on Metaobject {\n    id\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsFindSaversQuery, variables: SavedItemsFindSaversQueryVariables},
   "#graphql\n  query SavedItemsAccessScopes {\n    currentAppInstallation {\n      accessScopes {\n        handle\n      }\n    }\n  }": {return: SavedItemsAccessScopesQuery, variables: SavedItemsAccessScopesQueryVariables},
@@ -437,10 +437,10 @@ interface GeneratedMutationTypes {
   "#graphql\n  mutation SavedItemsFlowTrigger($handle: String, $payload: JSON) {\n    flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }\n  }": {return: SavedItemsFlowTriggerMutation, variables: SavedItemsFlowTriggerMutationVariables},
   "#graphql\n  mutation SavedItemsComplianceDeleteRecords($ids: [ID!]!) {\n    metaobjectBulkDelete(where: { ids: $ids }) {\n      job { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsComplianceDeleteRecordsMutation, variables: SavedItemsComplianceDeleteRecordsMutationVariables},
   "#graphql\n  mutation SavedItemsWriteInsights($handle: MetaobjectHandleInput!, $metaobject: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $handle, metaobject: $metaobject) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsWriteInsightsMutation, variables: SavedItemsWriteInsightsMutationVariables},
-  "#graphql\n  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {\n    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }\n  }": {return: SavedItemsShareUpdateMutation, variables: SavedItemsShareUpdateMutationVariables},
-  "#graphql\n  mutation SavedItemsWriteNamedList(\n    $list: MetaobjectHandleInput!\n    $listFields: MetaobjectUpsertInput!\n    $directory: MetaobjectHandleInput!\n    $directoryFields: MetaobjectUpsertInput!\n    $writeDirectory: Boolean!\n  ) {\n    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {\n      metaobject { ...SavedItemsNamedList }\n      userErrors { field message code }\n    }\n    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsWriteNamedListMutation, variables: SavedItemsWriteNamedListMutationVariables},
   "#graphql\n  mutation SavedItemsRetentionWriteList($list: MetaobjectHandleInput!, $fields: MetaobjectUpsertInput!) {\n    metaobjectUpsert(handle: $list, metaobject: $fields) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsRetentionWriteListMutation, variables: SavedItemsRetentionWriteListMutationVariables},
   "#graphql\n  mutation SavedItemsRetentionDropList(\n    $id: ID!\n    $directory: MetaobjectHandleInput!\n    $directoryFields: MetaobjectUpsertInput!\n  ) {\n    metaobjectDelete(id: $id) {\n      deletedId\n      userErrors { field message code }\n    }\n    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsRetentionDropListMutation, variables: SavedItemsRetentionDropListMutationVariables},
+  "#graphql\n  mutation SavedItemsShareUpdate($id: ID!, $metaobject: MetaobjectUpdateInput!) {\n    metaobjectUpdate(id: $id, metaobject: $metaobject) { metaobject { id } userErrors { field message code } }\n  }": {return: SavedItemsShareUpdateMutation, variables: SavedItemsShareUpdateMutationVariables},
+  "#graphql\n  mutation SavedItemsWriteNamedList(\n    $list: MetaobjectHandleInput!\n    $listFields: MetaobjectUpsertInput!\n    $directory: MetaobjectHandleInput!\n    $directoryFields: MetaobjectUpsertInput!\n    $writeDirectory: Boolean!\n  ) {\n    list: metaobjectUpsert(handle: $list, metaobject: $listFields) {\n      metaobject { ...SavedItemsNamedList }\n      userErrors { field message code }\n    }\n    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) @include(if: $writeDirectory) {\n      metaobject { id }\n      userErrors { field message code }\n    }\n  }\n  #graphql\n  fragment SavedItemsNamedList on Metaobject {\n    id\n    createdAt\n    updatedAt\n    fields { key value }\n  }": {return: SavedItemsWriteNamedListMutation, variables: SavedItemsWriteNamedListMutationVariables},
   "#graphql\n  mutation SavedItemsSetSavedBy($metafields: [MetafieldsSetInput!]!) {\n    metafieldsSet(metafields: $metafields) {\n      metafields { id }\n      userErrors { field message code }\n    }\n  }": {return: SavedItemsSetSavedByMutation, variables: SavedItemsSetSavedByMutationVariables},
   "#graphql\n  mutation SavedItemsDeleteSavedBy($metafields: [MetafieldIdentifierInput!]!) {\n    metafieldsDelete(metafields: $metafields) {\n      deletedMetafields { ownerId }\n      userErrors { field message }\n    }\n  }": {return: SavedItemsDeleteSavedByMutation, variables: SavedItemsDeleteSavedByMutationVariables},
 }

@@ -1,18 +1,12 @@
 import { ServiceError } from "~/lib/errors";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import {
-  fieldValue,
-  parseStoredJson,
-  SAVE_ITEM_FIELDS,
-  SAVE_ITEM_TYPE,
-  SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_TYPE,
-} from "~/services/records/fields";
+import { parseStoredJson, SAVE_ITEM_TYPE, SAVE_LIST_DIRECTORY_TYPE, SAVE_LIST_TYPE } from "~/services/records/fields";
 import {
   bulkDeleteRecords,
   customerItemsPage,
   customerListsPage,
   customerRecordIdsPage,
+  type StoredItemFields,
 } from "~/services/records/customer-records.server";
 
 /** Customer GIDs come from the platform's numeric ids; anything else must never reach a search query. */
@@ -42,17 +36,8 @@ async function* pages<Node>(
   }
 }
 
-export interface SavedItemExport {
-  id: string;
-  context: string | null;
-  entityType: string | null;
-  entityGid: string | null;
-  status: string | null;
-  source: string | null;
-  savedAt: string | null;
-  updatedAt: string;
-  snapshot: unknown;
-}
+/** A save_item as stored, its snapshot parsed where it is JSON. */
+export type SavedItemExport = Omit<StoredItemFields, "snapshot"> & { snapshot: unknown };
 
 export interface SavedListExport {
   id: string;
@@ -74,22 +59,8 @@ export async function collectCustomerRecords(
   const items: SavedItemExport[] = [];
   for await (const nodes of pages((after) => customerItemsPage(admin, customerGid, EXPORT_PAGE_SIZE, after))) {
     items.push(
-      ...nodes.map((node) => {
-        // A data request reports what is stored, as stored: every field by its key.
-        const stored = (key: string) => fieldValue(node.fields, key);
-        const snapshot = stored(SAVE_ITEM_FIELDS.snapshot);
-        return {
-          id: node.id,
-          context: stored(SAVE_ITEM_FIELDS.context),
-          entityType: stored(SAVE_ITEM_FIELDS.entityType),
-          entityGid: stored(SAVE_ITEM_FIELDS.entityGid),
-          status: stored(SAVE_ITEM_FIELDS.status),
-          source: stored(SAVE_ITEM_FIELDS.source),
-          savedAt: stored(SAVE_ITEM_FIELDS.savedAt),
-          updatedAt: node.updatedAt,
-          snapshot: parseStoredJson(snapshot) ?? snapshot,
-        };
-      }),
+      // A data request reports what is stored, as stored: every field by its key.
+      ...nodes.map(({ snapshot, ...item }) => ({ ...item, snapshot: parseStoredJson(snapshot) ?? snapshot })),
     );
   }
   return { lists, items };

@@ -10,8 +10,7 @@ import { isServiceError, ServiceError } from "~/lib/errors";
 import { registerProcessCache } from "~/lib/process-caches.server";
 import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { getListStateStore } from "~/services/saved-items/list-state-store.server";
-import { sharedLinksChanged } from "~/services/saved-items/shared-page-cache.server";
+import { forgetCustomerLists, redactCustomerLists } from "~/services/saved-items/list-store/redact-lists.server";
 import { forgetCustomerUsage } from "~/services/usage/monthly-budget.server";
 import { deleteCustomerRecords } from "./customer-records.server";
 import { judgePass, NO_ACCESS_RETRY_MS, PASS_LEASE_MS, retryAfterFailure, settlesAt } from "./redaction-schedule";
@@ -108,23 +107,16 @@ async function release(claim: Claim, runAfter: Date, deleted: { items: number; l
 }
 
 /**
- * One pass of a claimed redaction: the customer's cached list states go before the records
- * (nothing is served from them meanwhile) and again after (a read during the deletion may have
- * cached what was about to go), and so do the shop's cached shared pages. A failure hands the record back for a retry and is rethrown.
+ * One pass of a claimed redaction: the customer's records deleted, with the cached list states
+ * and shared pages (redactCustomerLists). A failure hands the record back for a retry and is rethrown.
  */
 async function runPass(claim: Claim, admin: AdminGraphqlClient | undefined): Promise<RedactionProgress> {
   const { shop, customerGid } = claim;
   const startedAt = clock.now();
   if (!admin) return deferUntilAccess(claim);
-  const store = getListStateStore();
   let deleted: { items: number; lists: number };
   try {
-    await store.forgetCustomer(shop, customerGid);
-    deleted = await deleteCustomerRecords(admin, customerGid);
-    await store.forgetCustomer(shop, customerGid);
-    // The customer's shared pages may be cached: their links must stop opening now. Every pass, so
-    // a pass whose bump failed is retried with it even if it has nothing left to delete.
-    await sharedLinksChanged(shop);
+    deleted = await redactCustomerLists(shop, customerGid, () => deleteCustomerRecords(admin, customerGid));
   } catch (error) {
     if (isServiceError(error) && error.code === "SHOP_NOT_INSTALLED") return deferUntilAccess(claim);
     await release(claim, retryAfterFailure(clock.now(), claim.attempts + 1), NOTHING).catch((releaseError) =>
@@ -164,7 +156,7 @@ async function completeRedaction(claim: Claim): Promise<void> {
     where: { shopDomain: shop, customerGid, claimToken: claim.token },
   });
   if (removed.count === 0) return;
-  await getListStateStore().forgetCustomer(shop, customerGid);
+  await forgetCustomerLists(shop, customerGid);
   await announceChange(shop);
   writeLog(
     "info",

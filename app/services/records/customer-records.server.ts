@@ -1,5 +1,5 @@
 import { runAdminGraphql, type AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { SAVE_ITEM_TYPE, SAVE_LIST_DIRECTORY_TYPE, SAVE_LIST_TYPE } from "./fields";
+import { fieldValue, SAVE_ITEM_FIELDS, SAVE_ITEM_TYPE, SAVE_LIST_DIRECTORY_TYPE, SAVE_LIST_TYPE } from "./fields";
 import { SAVE_ITEM_FRAGMENT } from "./metaobject-store.server";
 
 /**
@@ -68,6 +68,20 @@ export async function customerListsPage(
   return (await runAdminGraphql(admin, CUSTOMER_LISTS, variables)).metaobjects;
 }
 
+/** A save_item as stored: every field by its key, unchecked (what a data request reports). */
+export interface StoredItemFields {
+  id: string;
+  updatedAt: string;
+  context: string | null;
+  entityType: string | null;
+  entityGid: string | null;
+  status: string | null;
+  source: string | null;
+  savedAt: string | null;
+  /** The stored JSON text. */
+  snapshot: string | null;
+}
+
 /** One page of the customer's save_items, in id order, with every field. */
 export async function customerItemsPage(
   admin: AdminGraphqlClient,
@@ -76,7 +90,24 @@ export async function customerItemsPage(
   after: string | null,
 ) {
   const variables = { type: SAVE_ITEM_TYPE, query: customerQuery(customerGid), first, after };
-  return (await runAdminGraphql(admin, CUSTOMER_ITEMS, variables)).metaobjects;
+  const page = (await runAdminGraphql(admin, CUSTOMER_ITEMS, variables)).metaobjects;
+  return {
+    pageInfo: page.pageInfo,
+    nodes: page.nodes.map((node): StoredItemFields => {
+      const stored = (key: string) => fieldValue(node.fields, key);
+      return {
+        id: node.id,
+        context: stored(SAVE_ITEM_FIELDS.context),
+        entityType: stored(SAVE_ITEM_FIELDS.entityType),
+        entityGid: stored(SAVE_ITEM_FIELDS.entityGid),
+        status: stored(SAVE_ITEM_FIELDS.status),
+        source: stored(SAVE_ITEM_FIELDS.source),
+        savedAt: stored(SAVE_ITEM_FIELDS.savedAt),
+        updatedAt: node.updatedAt,
+        snapshot: stored(SAVE_ITEM_FIELDS.snapshot),
+      };
+    }),
+  };
 }
 
 /** One page of the ids of the customer's records of one type, in id order. */

@@ -65,3 +65,35 @@ export function parseStoredJson(value: string | null): unknown {
     return undefined;
   }
 }
+
+/** A json field's text, as stored. */
+export const storedJson = (value: unknown): string => JSON.stringify(value);
+
+/** The fields that tie a save_item to its list and customer, written with every activation. */
+export function itemOwnerFields(listHandle: string, customerGid: string): Record<string, string> {
+  return { [SAVE_ITEM_FIELDS.listKey]: listHandle, [SAVE_ITEM_FIELDS.customerId]: customerGid };
+}
+
+/** Field values as a write's `fields` input. */
+export const toFields = (fields: Record<string, string>) =>
+  Object.entries(fields).map(([key, value]) => ({ key, value }));
+
+/** The fields of an active save_item as an activation writes them (`snapshot`: its stored JSON text). */
+export function itemActivationFields(item: {
+  context: string;
+  entityType: string;
+  entityGid: string;
+  savedAt: string;
+  source?: string;
+  snapshot?: string;
+}): Record<string, string> {
+  return {
+    [SAVE_ITEM_FIELDS.context]: item.context,
+    [SAVE_ITEM_FIELDS.entityType]: item.entityType,
+    [SAVE_ITEM_FIELDS.entityGid]: item.entityGid,
+    [SAVE_ITEM_FIELDS.status]: "active",
+    [SAVE_ITEM_FIELDS.savedAt]: item.savedAt,
+    ...(item.source ? { [SAVE_ITEM_FIELDS.source]: item.source } : {}),
+    ...(item.snapshot ? { [SAVE_ITEM_FIELDS.snapshot]: item.snapshot } : {}),
+  };
+}

@@ -33,6 +33,8 @@ import {
   SAVE_LIST_DIRECTORY_TYPE,
   SAVE_LIST_FIELDS,
   SAVE_LIST_TYPE,
+  storedJson,
+  toFields,
 } from "./fields";
 
 /** A save_item as stored on the platform (its fields are the keys of shopify.app.toml). */
@@ -134,8 +136,6 @@ export function toSaveItemRecord(node: SaveItemNodeFragment): SaveItemRecord {
     snapshot: field(SAVE_ITEM_FIELDS.snapshot),
   };
 }
-
-const toFields = (fields: Record<string, string>) => Object.entries(fields).map(([key, value]) => ({ key, value }));
 
 function toListRecord(node: SavedItemsListIndexFragment | null | undefined): ListRecord {
   if (!node) return { exists: false, index: [], removed: null };
@@ -356,7 +356,7 @@ async function runMutation(
         variables[`w${index}`] = {
           fields: toFields({
             [DIRECTORY_FIELDS.customerId]: directory.customerGid,
-            [DIRECTORY_FIELDS.lists]: JSON.stringify(directory.lists),
+            [DIRECTORY_FIELDS.lists]: storedJson(directory.lists),
           }),
         };
         return;
@@ -367,8 +367,8 @@ async function runMutation(
         fields: toFields({
           [SAVE_LIST_FIELDS.customerId]: list.customerGid,
           [SAVE_LIST_FIELDS.context]: list.context,
-          ...(list.index ? { [SAVE_LIST_FIELDS.activeItems]: JSON.stringify(list.index) } : {}),
-          ...(list.removed ? { [SAVE_LIST_FIELDS.removedItems]: JSON.stringify(list.removed) } : {}),
+          ...(list.index ? { [SAVE_LIST_FIELDS.activeItems]: storedJson(list.index) } : {}),
+          ...(list.removed ? { [SAVE_LIST_FIELDS.removedItems]: storedJson(list.removed) } : {}),
           // A save to a list delete-list deleted brings it back (unnamed: the delete cleared the name).
           ...(list.index ? { [SAVE_LIST_FIELDS.deletedAt]: "" } : {}),
         }),

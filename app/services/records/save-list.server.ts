@@ -3,30 +3,33 @@ import {
   runAdminGraphql,
   runComposedAdminGraphql,
   type AdminGraphqlClient,
-  type AdminGraphqlOptions,
 } from "~/platform/admin-graphql.server";
-import { storedStrings, type RemovedItems } from "./stored-values";
-import type {
-  SavedItemsNamedListFragment,
-  SavedItemsRetainedListFragment,
-  SavedItemsShareReadListQuery,
-} from "~/types/admin.generated";
+import { storedStrings } from "./stored-values";
+import type { SavedItemsNamedListFragment, SavedItemsShareReadListQuery } from "~/types/admin.generated";
 import {
   DIRECTORY_FIELDS,
   parseStoredJson,
   SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_FIELDS,
   SAVE_LIST_TYPE,
+  storedJson,
+  toFields,
 } from "./fields";
+import { listFields, toStoredList, type ListFieldsWrite, type StoredList } from "./list-values";
 
 /**
  * The save_list documents of share links and named lists, and the customer's directory beside
- * them (the list state's own reads and writes of lists are in metaobject-store.server.ts).
+ * them (the list state's own reads and writes of lists are in metaobject-store.server.ts,
+ * retention's in retained-list.server.ts).
  */
 
 // Share links (docs/reach.md).
 
-export type ShareListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
+type ShareListNode = NonNullable<SavedItemsShareReadListQuery["metaobjectByHandle"]>;
+
+/** A list as share links see it, with its handle (what the shared page's cache keys). */
+export type ShareList = StoredList & { handle: string };
+
+const toShareList = (node: ShareListNode): ShareList => ({ ...toStoredList(node), handle: node.handle });
 
 const SHARE_READ_LIST = `#graphql
   query SavedItemsShareReadList($handle: MetaobjectHandleInput!) {
@@ -44,44 +47,43 @@ const FIND_SHARED = `#graphql
   }`;
 
 /** A list by its handle, with its fields; null when there is none. */
-export async function readShareList(admin: AdminGraphqlClient, handle: string): Promise<ShareListNode | null> {
+export async function readShareList(admin: AdminGraphqlClient, handle: string): Promise<ShareList | null> {
   const data = await runAdminGraphql(admin, SHARE_READ_LIST, { handle: { type: SAVE_LIST_TYPE, handle } });
-  return data.metaobjectByHandle ?? null;
+  return data.metaobjectByHandle ? toShareList(data.metaobjectByHandle) : null;
 }
 
+/** Writes a list's share link (null: none). */
 export async function writeShareFields(
   admin: AdminGraphqlClient,
   id: string,
-  hash: string,
-  name: string,
+  share: { hash: string; name: string | null } | null,
 ): Promise<void> {
-  const data = await runAdminGraphql(admin, UPDATE_SHARE, {
-    id,
-    // An empty value clears the field on the platform.
-    metaobject: {
-      fields: [
-        { key: SAVE_LIST_FIELDS.shareTokenHash, value: hash },
-        { key: SAVE_LIST_FIELDS.shareName, value: name },
-      ],
-    },
-  });
+  const fields = toFields(listFields({ share }));
+  const data = await runAdminGraphql(admin, UPDATE_SHARE, { id, metaobject: { fields } });
   if (!data.metaobjectUpdate?.metaobject) {
     throw platformRefusal("The platform refused to update the list; retry shortly", data.metaobjectUpdate?.userErrors);
   }
 }
 
 /** The lists search finds with this share token hash (at most one; search may match on a hash a list no longer has). */
-export async function searchSharedLists(admin: AdminGraphqlClient, hash: string): Promise<ShareListNode[]> {
+export async function searchSharedLists(admin: AdminGraphqlClient, hash: string): Promise<ShareList[]> {
   const data = await runAdminGraphql(admin, FIND_SHARED, {
     type: SAVE_LIST_TYPE,
     query: `fields.share_token_hash:"${hash}"`,
   });
-  return data.metaobjects.nodes;
+  return data.metaobjects.nodes.map(toShareList);
 }
 
 // Named lists (docs/decisions/0011-named-lists.md) and the customer's directory.
 
-export type NamedListNode = SavedItemsNamedListFragment;
+/** A list as the list operations see it, with when it was made and last written. */
+export type NamedList = StoredList & { createdAt: string; updatedAt: string };
+
+const toNamedList = (node: SavedItemsNamedListFragment): NamedList => ({
+  ...toStoredList(node),
+  createdAt: node.createdAt,
+  updatedAt: node.updatedAt,
+});
 
 const NAMED_LIST_FRAGMENT = `#graphql
   fragment SavedItemsNamedList on Metaobject {
@@ -150,13 +152,13 @@ export async function readNamedListRecords(
   admin: AdminGraphqlClient,
   listHandle: string,
   directoryHandle: string,
-): Promise<{ list: NamedListNode | null; directory: ListDirectoryRecord }> {
+): Promise<{ list: NamedList | null; directory: ListDirectoryRecord }> {
   const data = await runAdminGraphql(admin, READ_NAMED_LIST, {
     list: { type: SAVE_LIST_TYPE, handle: listHandle },
     directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
   });
   return {
-    list: data.list ?? null,
+    list: data.list ? toNamedList(data.list) : null,
     directory: {
       named: storedStrings(parseStoredJson(data.directory?.namedLists?.value ?? null)),
       lists: storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
@@ -174,26 +176,31 @@ export async function writeNamedListRecords(
     listHandle: string;
     directoryHandle: string;
     customerGid: string;
-    fields: Record<string, string>;
+    fields: ListFieldsWrite;
     directory: { named: readonly string[]; lists?: readonly string[] } | null;
   },
 ) {
-  const toFields = (values: Record<string, string>) => Object.entries(values).map(([key, value]) => ({ key, value }));
   const { directory } = write;
   const data = await runAdminGraphql(admin, WRITE_NAMED_LIST, {
     list: { type: SAVE_LIST_TYPE, handle: write.listHandle },
-    listFields: { fields: toFields(write.fields) },
+    listFields: { fields: toFields(listFields(write.fields)) },
     directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: write.directoryHandle },
     directoryFields: {
       fields: toFields({
         [DIRECTORY_FIELDS.customerId]: write.customerGid,
-        [DIRECTORY_FIELDS.namedLists]: JSON.stringify(directory?.named ?? []),
-        ...(directory?.lists ? { [DIRECTORY_FIELDS.lists]: JSON.stringify(directory.lists) } : {}),
+        [DIRECTORY_FIELDS.namedLists]: storedJson(directory?.named ?? []),
+        ...(directory?.lists ? { [DIRECTORY_FIELDS.lists]: storedJson(directory.lists) } : {}),
       }),
     },
     writeDirectory: directory !== null,
   });
-  return { list: data.list, directory: data.directory };
+  const list = data.list?.metaobject;
+  return {
+    list: list ? toNamedList(list) : null,
+    listErrors: data.list?.userErrors ?? [],
+    directoryWritten: Boolean(data.directory?.metaobject),
+    directoryErrors: data.directory?.userErrors ?? [],
+  };
 }
 
 /**
@@ -215,7 +222,8 @@ export async function searchCustomerLists(
     withDirectory: page.directoryHandle !== undefined,
   });
   return {
-    ...data.metaobjects,
+    edges: data.metaobjects.edges.map((edge) => ({ cursor: edge.cursor, list: toNamedList(edge.node) })),
+    pageInfo: data.metaobjects.pageInfo,
     directoryLists:
       page.directoryHandle === undefined ? null : storedStrings(parseStoredJson(data.directory?.lists?.value ?? null)),
   };
@@ -225,144 +233,19 @@ export async function searchCustomerLists(
 export async function readNamedListsByHandle(
   admin: AdminGraphqlClient,
   handles: readonly string[],
-): Promise<NamedListNode[]> {
+): Promise<NamedList[]> {
   const query = `
     query SavedItemsReadNamedLists(${handles.map((_, index) => `$l${index}: MetaobjectHandleInput!`).join(", ")}) {
       ${handles.map((_, index) => `l${index}: metaobjectByHandle(handle: $l${index}) { ...SavedItemsNamedList }`).join("\n      ")}
     }
     ${NAMED_LIST_FRAGMENT}`;
-  const data = await runComposedAdminGraphql<{ [list: `l${number}`]: NamedListNode | null }>(
+  const data = await runComposedAdminGraphql<{ [list: `l${number}`]: SavedItemsNamedListFragment | null }>(
     admin,
     query,
     Object.fromEntries(handles.map((handle, index) => [`l${index}`, { type: SAVE_LIST_TYPE, handle }])),
   );
-  return handles.flatMap((_, index) => data[`l${index}`] ?? []);
-}
-
-// Retention (docs/decisions/0017-bounded-storage.md): lists read a page at a time, each then read,
-// written or dropped by handle under its locks.
-
-export type RetainedListNode = SavedItemsRetainedListFragment;
-
-const RETAINED_LIST_FRAGMENT = `#graphql
-  fragment SavedItemsRetainedList on Metaobject {
-    id
-    updatedAt
-    fields { key value }
-  }`;
-
-const READ_LIST_PAGE = `#graphql
-  query SavedItemsRetentionPage($type: String!, $first: Int!, $after: String) {
-    metaobjects(type: $type, first: $first, after: $after, sortKey: "id") {
-      edges { cursor node { ...SavedItemsRetainedList } }
-      pageInfo { hasNextPage }
-    }
-  }
-  ${RETAINED_LIST_FRAGMENT}` as const;
-
-const RETENTION_READ_LIST = `#graphql
-  query SavedItemsRetentionList($list: MetaobjectHandleInput!, $directory: MetaobjectHandleInput!) {
-    list: metaobjectByHandle(handle: $list) { ...SavedItemsRetainedList }
-    directory: metaobjectByHandle(handle: $directory) { lists: field(key: "lists") { value } }
-  }
-  ${RETAINED_LIST_FRAGMENT}` as const;
-
-const WRITE_REMOVED = `#graphql
-  mutation SavedItemsRetentionWriteList($list: MetaobjectHandleInput!, $fields: MetaobjectUpsertInput!) {
-    metaobjectUpsert(handle: $list, metaobject: $fields) {
-      metaobject { id }
-      userErrors { field message code }
-    }
-  }` as const;
-
-const DROP_LIST = `#graphql
-  mutation SavedItemsRetentionDropList(
-    $id: ID!
-    $directory: MetaobjectHandleInput!
-    $directoryFields: MetaobjectUpsertInput!
-  ) {
-    metaobjectDelete(id: $id) {
-      deletedId
-      userErrors { field message code }
-    }
-    directory: metaobjectUpsert(handle: $directory, metaobject: $directoryFields) {
-      metaobject { id }
-      userErrors { field message code }
-    }
-  }` as const;
-
-/** One page of the shop's lists, in id order. */
-export async function readRetentionPage(
-  admin: AdminGraphqlClient,
-  first: number,
-  after: string | null,
-  options: AdminGraphqlOptions,
-) {
-  const data = await runAdminGraphql(admin, READ_LIST_PAGE, { type: SAVE_LIST_TYPE, first, after }, options);
-  return data.metaobjects;
-}
-
-/** A list (null: none) and the lists its customer's directory counts, by handle: current. */
-export async function readRetainedList(
-  admin: AdminGraphqlClient,
-  listHandle: string,
-  directoryHandle: string,
-  options: AdminGraphqlOptions,
-): Promise<{ list: RetainedListNode | null; directoryLists: string[] }> {
-  const read = await runAdminGraphql(
-    admin,
-    RETENTION_READ_LIST,
-    {
-      list: { type: SAVE_LIST_TYPE, handle: listHandle },
-      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: directoryHandle },
-    },
-    options,
-  );
-  return {
-    list: read.list ?? null,
-    directoryLists: storedStrings(parseStoredJson(read.directory?.lists?.value ?? null)),
-  };
-}
-
-/** Writes a list's removed items; says whether the platform wrote them. */
-export async function writeRemovedItems(
-  admin: AdminGraphqlClient,
-  listHandle: string,
-  removed: RemovedItems,
-  options: AdminGraphqlOptions,
-): Promise<boolean> {
-  const result = await runAdminGraphql(
-    admin,
-    WRITE_REMOVED,
-    {
-      list: { type: SAVE_LIST_TYPE, handle: listHandle },
-      fields: { fields: [{ key: SAVE_LIST_FIELDS.removedItems, value: JSON.stringify(removed) }] },
-    },
-    options,
-  );
-  return Boolean(result.metaobjectUpsert?.metaobject);
-}
-
-/** Deletes a list and writes its customer's directory without it, in one request; says whether the list is deleted. */
-export async function dropRetainedList(
-  admin: AdminGraphqlClient,
-  drop: { id: string; directoryHandle: string; customerGid: string; lists: readonly string[] },
-  options: AdminGraphqlOptions,
-): Promise<boolean> {
-  const result = await runAdminGraphql(
-    admin,
-    DROP_LIST,
-    {
-      id: drop.id,
-      directory: { type: SAVE_LIST_DIRECTORY_TYPE, handle: drop.directoryHandle },
-      directoryFields: {
-        fields: [
-          { key: DIRECTORY_FIELDS.customerId, value: drop.customerGid },
-          { key: DIRECTORY_FIELDS.lists, value: JSON.stringify(drop.lists) },
-        ],
-      },
-    },
-    options,
-  );
-  return Boolean(result.metaobjectDelete?.deletedId);
+  return handles.flatMap((_, index) => {
+    const node = data[`l${index}`];
+    return node ? [toNamedList(node)] : [];
+  });
 }

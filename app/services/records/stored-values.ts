@@ -45,3 +45,6 @@ export function parseRemovedItems(value: unknown): RemovedItems | null {
 export function storedStrings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : [];
 }
+
+/** A date_time field's value: the platform takes second precision. */
+export const isoSeconds = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -1,5 +1,5 @@
 import { ServiceError } from "~/lib/errors";
-import { SAVE_ITEM_FIELDS } from "~/services/records/fields";
+import { itemActivationFields } from "~/services/records/fields";
 import type { KnownItem } from "./list-state";
 import type { ItemIdentity, SaveOperationResult } from "./schemas";
 import type { RemovedItems } from "~/services/records/stored-values";
@@ -9,8 +9,8 @@ import { decideTransition, type ItemAction } from "./transitions";
 /**
  * The write path's decisions, as pure functions: what a change needs to know, what it writes and
  * what it answers, from what is known of its item and of its list's index. The I/O around them
- * (apply-item-changes.server.ts) holds the list's lock, reads what these say is missing, writes
- * what they say and settles the cache with the platform's answers.
+ * (apply-item-changes.server.ts, through list-store/) holds the list's lock, reads what these say
+ * is missing, writes what they say and settles the cache with the platform's answers.
  */
 
 /** What is known of an item when deciding. */
@@ -167,13 +167,10 @@ export function indexAfterRefusals(
 
 /** Every field of an active save_item: an upsert may create it. */
 function activationFields(change: PlannedChange, savedAt: string): Record<string, string> {
-  return {
-    [SAVE_ITEM_FIELDS.context]: change.item.context,
-    [SAVE_ITEM_FIELDS.entityType]: change.item.entityType,
-    [SAVE_ITEM_FIELDS.entityGid]: change.item.entityGid,
-    [SAVE_ITEM_FIELDS.status]: "active",
-    [SAVE_ITEM_FIELDS.savedAt]: savedAt,
-    ...(change.source ? { [SAVE_ITEM_FIELDS.source]: change.source } : {}),
-    ...(change.snapshot ? { [SAVE_ITEM_FIELDS.snapshot]: change.snapshot } : {}),
-  };
+  return itemActivationFields({
+    ...change.item,
+    savedAt,
+    ...(change.source ? { source: change.source } : {}),
+    ...(change.snapshot ? { snapshot: change.snapshot } : {}),
+  });
 }

@@ -184,3 +184,9 @@ export function getListStateStore(): ListStateStore {
   store ??= sharedHashes ? createSharedListStateStore(sharedHashes) : createLocalListStateStore();
   return store;
 }
+
+/**
+ * The read side, for readers filling the cache with what they read (install refuses to land over
+ * a write): changing a list's state is the lock holder's, through list-store/ (eslint.config.js).
+ */
+export const getListStateReader = (): Pick<ListStateStore, "read" | "install"> => getListStateStore();

@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
-import { platformRefusal } from "~/platform/admin-graphql.server";
-import { refusedAtCap, storageFullError } from "~/platform/metaobject-cap.server";
 import { requireInstalledShopPlan } from "~/services/installs/shop-state.server";
 import { retentionWindowMs } from "~/config/env.server";
-import { applyItemChangesLocked, indexFromSearch, isoSeconds } from "./apply-item-changes.server";
-import { directoryLockKey, listLockKey, withWriteLocks } from "./list-locks.server";
 import type { Caller } from "~/services/caller";
+import { readItemRecords, type SaveItemRecord } from "~/services/records/metaobject-store.server";
+import { readNamedListsByHandle, searchCustomerLists, type NamedList } from "~/services/records/save-list.server";
+import { applyItemChangesInSession } from "./apply-item-changes.server";
 import { listDirectoryHandle, listHandle } from "./handles.server";
 import { decodeListCursor, encodeListCursor } from "./list-cursor.server";
 import type {
@@ -19,31 +18,16 @@ import type {
   RenameListRequest,
   SavedList,
 } from "./list-schemas";
-import {
-  fieldValue,
-  parseStoredJson,
-  SAVE_LIST_DIRECTORY_TYPE,
-  SAVE_LIST_FIELDS,
-  SAVE_LIST_TYPE,
-} from "~/services/records/fields";
-import { readItemRecords, type SaveItemRecord } from "~/services/records/metaobject-store.server";
-import {
-  readNamedListRecords,
-  readNamedListsByHandle,
-  searchCustomerLists,
-  writeNamedListRecords,
-  type NamedListNode,
-} from "~/services/records/save-list.server";
-import { storedStrings } from "~/services/records/stored-values";
+import { readListWithDirectory, renameListRecord, writeListRecord } from "./list-store/list-records.server";
+import { indexFromSearch } from "./list-store/open-lists.server";
+import { withListSession } from "./list-store/session.server";
 import {
   assertListExists,
   decideCreateList,
   directoryWithout,
   listsSearchMissed,
   searchResultsShown,
-  type ListDirectory,
 } from "./named-lists";
-import { sharedItemsChanged, sharedLinksChanged } from "./shared-page-cache.server";
 
 /**
  * The list operations (docs/decisions/0011-named-lists.md). A list's name and deleted mark live on
@@ -55,75 +39,16 @@ import { sharedItemsChanged, sharedLinksChanged } from "./shared-page-cache.serv
 /** How many items delete-list reads and removes per round: the batch's bound, a known-safe cost. */
 const DELETE_CHUNK = 50;
 
-interface StoredList {
-  node: NamedListNode;
-  deleted: boolean;
-  name: string | null;
-  /** The handles of its active items; null for a list written before lists kept an index. */
-  index: string[] | null;
-}
-
-function toStoredList(node: NamedListNode | null | undefined): StoredList | null {
-  if (!node) return null;
-  const index = parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems));
-  return {
-    node,
-    deleted: fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt) !== null,
-    name: fieldValue(node.fields, SAVE_LIST_FIELDS.name),
-    index: Array.isArray(index) ? storedStrings(index) : null,
-  };
-}
-
-async function toSavedList(caller: Caller, list: StoredList): Promise<SavedList> {
-  const { node } = list;
-  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context) ?? "";
+async function toSavedList(caller: Caller, list: NamedList): Promise<SavedList> {
+  const context = list.context ?? "";
   const index = list.index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
   return {
     context,
     name: list.name,
     itemCount: index.length,
-    createdAt: node.createdAt,
-    updatedAt: node.updatedAt,
+    createdAt: list.createdAt,
+    updatedAt: list.updatedAt,
   };
-}
-
-/** A list and the customer's directory, by handle: current, as the locks held make them. */
-async function readNamedList(
-  caller: Caller,
-  context: string,
-): Promise<{ list: StoredList | null; directory: ListDirectory }> {
-  const { list, directory } = await readNamedListRecords(
-    caller.admin,
-    listHandle(caller.customerGid, context),
-    listDirectoryHandle(caller.customerGid),
-  );
-  return { list: toStoredList(list), directory };
-}
-
-/** Writes the list's fields and, when given, the directory's named lists (and its stored lists, when given), in one request. */
-async function writeNamedList(
-  caller: Caller,
-  context: string,
-  fields: Record<string, string>,
-  directory: (Pick<ListDirectory, "named"> & Partial<ListDirectory>) | null,
-): Promise<StoredList> {
-  const data = await writeNamedListRecords(caller.admin, {
-    listHandle: listHandle(caller.customerGid, context),
-    directoryHandle: listDirectoryHandle(caller.customerGid),
-    customerGid: caller.customerGid,
-    fields,
-    directory,
-  });
-  const list = toStoredList(data.list?.metaobject);
-  if (refusedAtCap(data.list?.userErrors)) throw storageFullError(caller.shop, SAVE_LIST_TYPE);
-  if (refusedAtCap(data.directory?.userErrors)) throw storageFullError(caller.shop, SAVE_LIST_DIRECTORY_TYPE);
-  if (!list || (directory !== null && !data.directory?.metaobject)) {
-    throw platformRefusal("The platform refused to write the list; retry shortly", [
-      ...(data.list?.userErrors ?? []),
-      ...(data.directory?.userErrors ?? []),
-    ]);
-  }
-  return list;
 }
 
 /**
@@ -142,7 +67,7 @@ export async function listLists(caller: Caller, input: ListsQuery): Promise<List
     // Lists search misses are the newest, so they belong on the first page only.
     ...(position ? {} : { directoryHandle: binding }),
   });
-  const found = new Set(page.edges.map((edge) => fieldValue(edge.node.fields, SAVE_LIST_FIELDS.context) ?? ""));
+  const found = new Set(page.edges.map((edge) => edge.list.context ?? ""));
   const missing = listsSearchMissed(page.directoryLists ?? [], found, page.pageInfo.hasNextPage);
   const missed = (
     missing.length === 0
@@ -152,17 +77,14 @@ export async function listLists(caller: Caller, input: ListsQuery): Promise<List
           missing.map((context) => listHandle(caller.customerGid, context)),
         )
   )
-    .map((node) => toStoredList(node)!)
     .filter((list) => !list.deleted)
-    .sort((a, b) => metaobjectNumber(b.node.id) - metaobjectNumber(a.node.id));
+    .sort((a, b) => metaobjectNumber(b.id) - metaobjectNumber(a.id));
   const shown = searchResultsShown(missed.length, page.edges.length, input.limit);
   const edges = page.edges.slice(0, shown);
   // Search may match on values a list no longer has; its fields are current, so they decide.
   const current = edges
-    .map((edge) => toStoredList(edge.node)!)
-    .filter(
-      (list) => !list.deleted && fieldValue(list.node.fields, SAVE_LIST_FIELDS.customerId) === caller.customerGid,
-    );
+    .map((edge) => edge.list)
+    .filter((list) => !list.deleted && list.customerGid === caller.customerGid);
   const lastCursor = edges.at(-1)?.cursor;
   return {
     lists: await Promise.all([...missed, ...current].map((list) => toSavedList(caller, list))),
@@ -184,38 +106,32 @@ export function newListContext(): string {
 export async function createList(caller: Caller, input: CreateListRequest): Promise<SavedList> {
   const plan = await requireInstalledShopPlan(caller.shop);
   const context = input.context ?? newListContext();
-  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
-    const { list, directory } = await readNamedList(caller, context);
+  return withListSession(caller, [context], { directory: true }, async (session) => {
+    const { list, directory } = await readListWithDirectory(session, context);
     const decision = decideCreateList(list, directory, { context, name: input.name }, plan, retentionWindowMs());
     if (decision.kind === "refuse") throw decision.error;
-    if (decision.kind === "exists") return toSavedList(caller, list!);
+    // It exists, not deleted, with this name: this same create repeated.
+    if (decision.kind === "exists") return toSavedList(caller, assertListExists(list, context));
     const fields = {
-      [SAVE_LIST_FIELDS.customerId]: caller.customerGid,
-      [SAVE_LIST_FIELDS.context]: context,
-      [SAVE_LIST_FIELDS.name]: input.name,
-      [SAVE_LIST_FIELDS.deletedAt]: "",
+      owner: { customerGid: caller.customerGid, context },
+      name: input.name,
+      deletedAt: null,
       // A deleted list keeps its index and removed items (every item in it removed); a new one starts empty.
-      ...(list ? {} : { [SAVE_LIST_FIELDS.activeItems]: "[]", [SAVE_LIST_FIELDS.removedItems]: "{}" }),
+      ...(list ? {} : { index: [], removed: {} }),
     };
-    await held.assertHeld();
     // A new list is created before the directory names it: at the entry cap its create is
     // refused, and the directory, were it written in the same request (aliases are not atomic),
     // would name a list that does not exist, counted against the plan and never deletable.
-    if (!list) await writeNamedList(caller, context, fields, null);
-    const written = await writeNamedList(caller, context, fields, decision.directory);
-    return toSavedList(caller, written);
+    if (!list) await writeListRecord(session, context, fields, null);
+    return toSavedList(caller, await writeListRecord(session, context, fields, decision.directory));
   });
 }
 
 export async function renameList(caller: Caller, input: RenameListRequest): Promise<SavedList> {
-  return withWriteLocks([listLockKey(caller, input.context)], async (held) => {
-    const { list } = await readNamedList(caller, input.context);
+  return withListSession(caller, [input.context], { directory: false }, async (session) => {
+    const { list } = await readListWithDirectory(session, input.context);
     assertListExists(list, input.context);
-    await held.assertHeld();
-    const renamed = await writeNamedList(caller, input.context, { [SAVE_LIST_FIELDS.name]: input.name }, null);
-    // The shared page shows the list's name: a page cached before the rename is read again.
-    await sharedItemsChanged(caller.shop, [listHandle(caller.customerGid, input.context)]);
-    return toSavedList(caller, renamed);
+    return toSavedList(caller, await renameListRecord(session, input.context, input.name));
   });
 }
 
@@ -228,21 +144,20 @@ export async function renameList(caller: Caller, input: RenameListRequest): Prom
  */
 export async function deleteList(caller: Caller, input: DeleteListRequest): Promise<DeleteListResult> {
   const { context } = input;
-  return withWriteLocks([listLockKey(caller, context), directoryLockKey(caller)], async (held) => {
-    const { list, directory } = await readNamedList(caller, context);
+  return withListSession(caller, [context], { directory: true }, async (session) => {
+    const { list, directory } = await readListWithDirectory(session, context);
     const index =
       assertListExists(list, context).index ?? (await indexFromSearch(caller, listHandle(caller.customerGid, context)));
     let removedItems = 0;
     for (let remaining = index; remaining.length > 0;) {
       const { items } = await readItemRecords(caller.admin, remaining.slice(0, DELETE_CHUNK));
       const active = [...items].filter((entry): entry is [string, SaveItemRecord] => entry[1]?.status === "active");
-      const outcomes = await applyItemChangesLocked(
-        caller,
+      const outcomes = await applyItemChangesInSession(
+        session,
         active.map(([, record]) => ({
           action: "remove",
           item: { context, entityType: record.entityType, entityGid: record.entityGid },
         })),
-        held,
         { known: new Map(active), keepIndex: true },
       );
       removedItems += outcomes.filter((outcome) => outcome.ok).length;
@@ -251,24 +166,11 @@ export async function deleteList(caller: Caller, input: DeleteListRequest): Prom
       remaining = remaining.slice(DELETE_CHUNK);
       // The index drops what is now removed, so itemCount stays exact if a later round fails.
       if (remaining.length > 0 && active.length > 0) {
-        await held.assertHeld();
-        await writeNamedList(caller, context, { [SAVE_LIST_FIELDS.activeItems]: JSON.stringify(remaining) }, null);
+        await writeListRecord(session, context, { index: remaining }, null);
       }
     }
-    await held.assertHeld();
-    await writeNamedList(
-      caller,
-      context,
-      {
-        [SAVE_LIST_FIELDS.deletedAt]: isoSeconds(clock.now()),
-        [SAVE_LIST_FIELDS.name]: "",
-        [SAVE_LIST_FIELDS.activeItems]: "[]",
-        [SAVE_LIST_FIELDS.shareTokenHash]: "",
-        [SAVE_LIST_FIELDS.shareName]: "",
-      },
-      directoryWithout(directory, context),
-    );
-    await sharedLinksChanged(caller.shop);
+    const deleted = { deletedAt: clock.now(), name: null, index: [], share: null };
+    await writeListRecord(session, context, deleted, directoryWithout(directory, context));
     return { context, deleted: true, removedItems };
   });
 }

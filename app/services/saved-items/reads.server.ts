@@ -17,7 +17,7 @@ import {
   type KnownItem,
   type ListState,
 } from "./list-state";
-import { getListStateStore, type ListKey } from "./list-state-store.server";
+import { getListStateReader, type ListKey } from "./list-state-store.server";
 import { parseStoredJson } from "~/services/records/fields";
 import {
   listActiveItems,
@@ -50,7 +50,7 @@ async function withoutCacheIfUnreachable<T>(work: () => Promise<T>, fallback: T)
 
 /** Fills the cache with what a read found, unless anything changed since the read looked at it. */
 function installState(key: ListKey, token: string, next: ListState): Promise<unknown> {
-  return withoutCacheIfUnreachable(() => getListStateStore().install(key, token, next), false);
+  return withoutCacheIfUnreachable(() => getListStateReader().install(key, token, next), false);
 }
 
 /** A list's state as read from the cache, with the token of its version (none when the cache is unreachable). */
@@ -62,7 +62,7 @@ interface LoadedState {
 
 async function loadState(caller: Caller, context: string): Promise<LoadedState> {
   const key = { shop: caller.shop, customerGid: caller.customerGid, context };
-  const read = await withoutCacheIfUnreachable(() => getListStateStore().read(key), undefined);
+  const read = await withoutCacheIfUnreachable(() => getListStateReader().read(key), undefined);
   const state = currentState(read?.state, await readShopVersion(caller.shop), Date.now());
   return { key, state, ...(read ? { token: read.token } : {}) };
 }

@@ -5,27 +5,11 @@ import { retentionWindowMs } from "~/config/env.server";
 import { clock } from "~/lib/clock";
 import type { JobDefinition } from "~/infrastructure/jobs/job-runner.server";
 import { LockUnavailableError } from "~/infrastructure/coordination/coordinator.server";
-import { getCoordinator } from "~/infrastructure/coordination/shared-coordinator.server";
-import { readShopVersion } from "~/infrastructure/coordination/shop-version.server";
-import type { AdminGraphqlClient } from "~/platform/admin-graphql.server";
-import { createBucketPacer, pacedRequest, type BucketPacer } from "~/platform/bucket-pacer.server";
+import { createBucketPacer, pacedRequest } from "~/platform/bucket-pacer.server";
 import { loadOfflineAdmin } from "~/platform/offline-admin.server";
-import { directoryLockKey, listLockKey } from "./list-locks.server";
-import { listDirectoryHandle, listHandle } from "./handles.server";
-import { currentState, fencedChange, withoutItems, withPendingItems, withRemoved } from "./list-state";
-import { getListStateStore } from "./list-state-store.server";
-import { sharedLinksChanged } from "./shared-page-cache.server";
-import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
-import { deleteItemsById, readItemRecords } from "~/services/records/metaobject-store.server";
-import {
-  dropRetainedList,
-  readRetainedList,
-  readRetentionPage,
-  writeRemovedItems,
-  type RetainedListNode,
-} from "~/services/records/save-list.server";
-import { parseRemovedItems, storedStrings, type RemovedItems } from "~/services/records/stored-values";
-import { planRetention, type RetainedList } from "./storage-bounds";
+import { readRetentionPage } from "~/services/records/retained-list.server";
+import { retainList } from "./list-store/retain-list.server";
+import { planRetention, retainedListOf, type RetainedList } from "./storage-bounds";
 
 /**
  * Retention (docs/decisions/0017-bounded-storage.md): removed items, and lists deleted or left
@@ -56,113 +40,10 @@ export function retentionCadence(windowMs: number): { sweepMs: number; passMs: n
   return { sweepMs: Math.min(SWEEP_INTERVAL_MS, windowMs / 4), passMs: Math.min(PASS_INTERVAL_MS, windowMs / 4) };
 }
 
-/** A list's record as retention decides on it; null for a list that keeps no removed items (written before lists did). */
-function toRetainedList(node: RetainedListNode): (RetainedList & { customerGid: string; context: string }) | null {
-  const removed = parseRemovedItems(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.removedItems)));
-  const customerGid = fieldValue(node.fields, SAVE_LIST_FIELDS.customerId);
-  const context = fieldValue(node.fields, SAVE_LIST_FIELDS.context);
-  if (!removed || !customerGid || !context) return null;
-  const deletedAt = fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt);
-  return {
-    customerGid,
-    context,
-    index: storedStrings(parseStoredJson(fieldValue(node.fields, SAVE_LIST_FIELDS.activeItems))),
-    removed,
-    deletedAtMs: deletedAt ? Date.parse(deletedAt) : null,
-    named: fieldValue(node.fields, SAVE_LIST_FIELDS.name) !== null,
-    updatedAtMs: Date.parse(node.updatedAt),
-  };
-}
-
 const isDue = (list: RetainedList, cutoffMs: number) => {
   const plan = planRetention(list, cutoffMs);
   return plan.deleteItems.length > 0 || plan.dropList;
 };
-
-/**
- * One list's retention, under its lock and its customer's directory's: decided again from the
- * record read by handle (current), the due items checked by handle, deleted, then the record
- * written (or, emptied for the window, deleted and dropped from the directory).
- */
-async function retainList(
-  shop: string,
-  admin: AdminGraphqlClient,
-  pacer: BucketPacer,
-  owner: { customerGid: string; context: string },
-  cutoffMs: number,
-): Promise<void> {
-  const { customerGid, context } = owner;
-  const customer = { shop, customerGid };
-  const handle = listHandle(customerGid, context);
-  const directoryHandle = listDirectoryHandle(customerGid);
-  await getCoordinator().withLocks([listLockKey(customer, context), directoryLockKey(customer)], async (held) => {
-    const options = pacedRequest(pacer, () => held.assertHeld());
-    const read = await readRetainedList(admin, handle, directoryHandle, options);
-    const list = read.list && toRetainedList(read.list);
-    if (!list || !read.list) return;
-    const plan = planRetention(list, cutoffMs);
-    if (plan.deleteItems.length === 0 && !plan.dropList) return;
-
-    // Only an item that is removed, and is still the one removed (same id), is deleted; an entry
-    // whose item is active again or gone only leaves the list's removed items.
-    const { items } = await readItemRecords(
-      admin,
-      plan.deleteItems.map((item) => item.handle),
-      [],
-      undefined,
-      options,
-    );
-    const deletable = plan.deleteItems.filter(({ handle: item, id }) => {
-      const record = items.get(item);
-      return record?.id === id && record.status === "removed";
-    });
-    const store = getListStateStore();
-    const key = { shop, customerGid, context };
-    const shopVersion = await readShopVersion(shop);
-    const handles = deletable.map((item) => item.handle);
-    // While the deletes are in flight the items, and the list's removed items, are unknown to the cache.
-    await store.update(
-      key,
-      fencedChange(held.fence, (current) =>
-        withRemoved(withPendingItems(currentState(current, shopVersion, Date.now()), handles, Date.now()), undefined),
-      ),
-    );
-    const gone = await deleteItemsById(
-      admin,
-      deletable.map((item) => item.id),
-      options,
-    );
-    const failed = Object.fromEntries(
-      deletable.filter((item) => !gone.has(item.id)).map((item) => [item.handle, list.removed[item.handle]!]),
-    );
-    const removed: RemovedItems = { ...plan.removed, ...failed };
-    // A list one of whose items is active (a write whose answer was lost) is not empty, whatever it says.
-    const anyActive = plan.deleteItems.some((item) => items.get(item.handle)?.status === "active");
-    const dropped = plan.dropList && !anyActive && Object.keys(failed).length === 0;
-    const counted = read.directoryLists;
-    let written: boolean;
-    if (dropped) {
-      written = await dropRetainedList(
-        admin,
-        { id: read.list.id, directoryHandle, customerGid, lists: counted.filter((other) => other !== context) },
-        options,
-      );
-      // A link to the list must stop opening now, not when its cached page expires.
-      if (written) await sharedLinksChanged(shop);
-    } else {
-      written = await writeRemovedItems(admin, handle, removed, options);
-    }
-    // The deleted items are "no item" now: forgotten, a later read finds them gone. The list's removed
-    // items are known again only when written to a list the directory counts.
-    const known = written && !dropped && counted.includes(context) ? removed : undefined;
-    await store.update(
-      key,
-      fencedChange(held.fence, (current) =>
-        withRemoved(withoutItems(currentState(current, shopVersion, Date.now()), handles), known),
-      ),
-    );
-  });
-}
 
 interface Claim {
   shop: string;
@@ -214,12 +95,12 @@ async function runPage(shop: string, signal: AbortSignal): Promise<boolean> {
       claim.cursor,
       pacedRequest(pacer, async () => {}),
     );
-    for (const { node } of page.edges) {
-      const list = toRetainedList(node);
-      if (list && isDue(list, cutoffMs)) await retainList(shop, admin, pacer, list, cutoffMs);
+    for (const record of page.lists) {
+      const list = retainedListOf(record);
+      if (list && isDue(list, cutoffMs))
+        await retainList({ shop, admin, customerGid: list.customerGid }, list.context, pacer, cutoffMs);
     }
-    const { hasNextPage } = page.pageInfo;
-    const cursor = page.edges.at(-1)?.cursor ?? null;
+    const { hasNextPage, endCursor: cursor } = page;
     if (hasNextPage && cursor) {
       await release(claim, clock.now(), cursor);
       return true;

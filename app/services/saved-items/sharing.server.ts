@@ -4,23 +4,17 @@ import { clock } from "~/lib/clock";
 import { ServiceError } from "~/lib/errors";
 import { assertShareLookupWithinRate } from "~/services/usage/rate-limits.server";
 import type { Caller } from "~/services/caller";
-import type { HeldLocks } from "~/infrastructure/coordination/coordinator.server";
-import { listHandle } from "./handles.server";
-import { listLockKey, withWriteLocks } from "./list-locks.server";
+import { readShareRecord, writeShareRecord } from "./list-store/list-records.server";
+import { withListSession, type ListSession } from "./list-store/session.server";
 import { assertListExists } from "./named-lists";
-import { linkToRevoke, opensSharedList, type ShareableList } from "./share-links";
+import { linkToRevoke, opensSharedList } from "./share-links";
 import { sharedImage, sharedLink, sharedSnapshot } from "./shared-snapshot";
 import { withCards } from "./product-cards.server";
-import { fieldValue, parseStoredJson, SAVE_LIST_FIELDS } from "~/services/records/fields";
+import { parseStoredJson } from "~/services/records/fields";
 import { listActiveItems } from "~/services/records/metaobject-store.server";
 import { MAX_SHARED_LIST_LIMIT } from "./sharing-schemas";
-import {
-  readShareList,
-  searchSharedLists,
-  writeShareFields,
-  type ShareListNode,
-} from "~/services/records/save-list.server";
-import { cachedSharedPage, readAndCacheSharedPage, sharedLinksChanged } from "./shared-page-cache.server";
+import { searchSharedLists, type ShareList } from "~/services/records/save-list.server";
+import { cachedSharedPage, readAndCacheSharedPage } from "./shared-page-cache.server";
 import type {
   ShareCreateRequest,
   ShareLink,
@@ -71,53 +65,38 @@ export function shareTokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-/** A list's node as the share decisions read it. */
-function shareable(node: ShareListNode): ShareListNode & ShareableList {
-  return {
-    ...node,
-    deleted: fieldValue(node.fields, SAVE_LIST_FIELDS.deletedAt) !== null,
-    name: fieldValue(node.fields, SAVE_LIST_FIELDS.name),
-    shareTokenHash: fieldValue(node.fields, SAVE_LIST_FIELDS.shareTokenHash),
-  };
-}
-
 /**
- * Runs a write of the caller's list's link under the list's lock, the one delete-list and item
- * writes hold, on the list read by handle under it: a delete cannot land between the read and the
- * write, so no link is ever written on a deleted list.
+ * Runs a write of the caller's list's link in a session on the list (its lock, the one
+ * delete-list and item writes hold), on the list read by handle under it: a delete cannot land
+ * between the read and the write, so no link is ever written on a deleted list.
  */
 function withOwnList<T>(
   caller: Caller,
   context: string,
-  work: (list: (ShareListNode & ShareableList) | null, held: HeldLocks) => Promise<T>,
+  work: (list: ShareList | null, session: ListSession) => Promise<T>,
 ): Promise<T> {
-  return withWriteLocks([listLockKey(caller, context)], async (held) => {
-    const node = await readShareList(caller.admin, listHandle(caller.customerGid, context));
-    return work(node && shareable(node), held);
-  });
+  return withListSession(caller, [context], { directory: false }, async (session) =>
+    work(await readShareRecord(session, context), session),
+  );
 }
 
 /** A new link for one of the caller's lists; any earlier link of that list stops working. */
 export async function createShareLink(caller: Caller, input: ShareCreateRequest): Promise<ShareLink> {
   const token = newShareToken(caller.shop);
-  await withOwnList(caller, input.context, async (list, held) => {
-    const { id } = assertListExists(list, input.context);
-    await held.assertHeld();
-    await writeShareFields(caller.admin, id, shareTokenHash(token), input.displayName ?? "");
+  await withOwnList(caller, input.context, async (list, session) => {
+    const share = { hash: shareTokenHash(token), name: input.displayName ?? null };
     // The list's earlier token, if it had one, stops opening it.
-    await sharedLinksChanged(caller.shop);
+    await writeShareRecord(session, assertListExists(list, input.context), share);
   });
   const path = `${SHARED_PAGE_PREFIX}/${token}`;
   return { token, path, url: `https://${caller.shop}${path}`, displayName: input.displayName ?? null };
 }
 
 export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest): Promise<ShareRevokeResult> {
-  return withOwnList(caller, input.context, async (list, held) => {
+  return withOwnList(caller, input.context, async (list, session) => {
     const shared = linkToRevoke(list, input.context);
     if (!shared) return { revoked: false };
-    await held.assertHeld();
-    await writeShareFields(caller.admin, shared.id, "", "");
-    await sharedLinksChanged(caller.shop);
+    await writeShareRecord(session, shared, null);
     return { revoked: true };
   });
 }
@@ -127,9 +106,9 @@ export async function revokeShareLink(caller: Caller, input: ShareRevokeRequest)
  * current hash must still be the token's, on a list not deleted. Unknown, revoked and other
  * shops' tokens, and those of deleted lists, are all NOT_FOUND, with nothing that tells them apart.
  */
-async function findSharedList(caller: Caller, hash: string): Promise<ShareListNode> {
+async function findSharedList(caller: Caller, hash: string): Promise<ShareList> {
   const lists = await searchSharedLists(caller.admin, hash);
-  const list = lists.find((node) => opensSharedList(shareable(node), hash));
+  const list = lists.find((found) => opensSharedList(found, hash));
   if (!list) throw new ServiceError("NOT_FOUND", "This shared list does not exist or is no longer shared");
   return list;
 }
@@ -151,8 +130,8 @@ export async function readSharedList(caller: Caller, input: SharedListQuery): Pr
   const page = await readAndCacheSharedPage(caller.shop, hash, now, {
     async findList() {
       const list = await findSharedList(caller, hash);
-      displayName = fieldValue(list.fields, SAVE_LIST_FIELDS.shareName);
-      listName = fieldValue(list.fields, SAVE_LIST_FIELDS.name);
+      displayName = list.shareName;
+      listName = list.name;
       return list;
     },
     readPage: async (handle) =>

@@ -125,3 +125,26 @@ export function planRetention(list: RetainedList, cutoffMs: number): RetentionPl
     emptiedAtMs <= cutoffMs;
   return { deleteItems: due.map(([handle, item]) => ({ handle, id: item.id })), removed, dropList };
 }
+
+/** A list's record as retention decides on it; null for a list that keeps no removed items (written before lists did). */
+export function retainedListOf(
+  record: Omit<RetainedList, "removed" | "named" | "index"> & {
+    customerGid: string | null;
+    context: string | null;
+    index: readonly string[] | null;
+    removed: RemovedItems | null;
+    name: string | null;
+  },
+): (RetainedList & { customerGid: string; context: string }) | null {
+  const { removed, customerGid, context } = record;
+  if (!removed || !customerGid || !context) return null;
+  return {
+    customerGid,
+    context,
+    index: record.index ?? [],
+    removed,
+    deletedAtMs: record.deletedAtMs,
+    named: record.name !== null,
+    updatedAtMs: record.updatedAtMs,
+  };
+}
