@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { WAIT_TIMEOUT_MS } from "./tests/setup/waits";
 
 const isVitest = Boolean(process.env.VITEST);
 
@@ -38,11 +39,12 @@ export default defineConfig({
     // apart (a database, a Redis key prefix, free ports and scratch directories of their own).
     maxWorkers: 4,
     minWorkers: 1,
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-    // What a poll waits for (a browser's answer, a process's exit) can take seconds on a loaded
-    // two-core CI machine; vitest's 1 s default made correct tests fail there.
-    expect: { poll: { timeout: 10_000 } },
+    // Bounds for a test that hangs, not measures: a test starting a production server or a sandbox
+    // takes 10-20 s beside another run of the suite on two cores, which 20 s cut short.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // vi.waitFor gets the same default in tests/setup/per-file.ts.
+    expect: { poll: { timeout: WAIT_TIMEOUT_MS } },
     env: {
       NODE_ENV: "test",
     },

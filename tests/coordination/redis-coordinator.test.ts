@@ -280,10 +280,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       expect(await other.readVersions([key])).toEqual([1]);
 
       await relay.restore();
-      await vi.waitFor(async () => expect(await cutOff.readVersions([key])).toEqual([2]), {
-        timeout: 3_000,
-        interval: 50,
-      });
+      await vi.waitFor(async () => expect(await cutOff.readVersions([key])).toEqual([2]), { interval: 50 });
       expect(await other.readVersions([key])).toEqual([2]);
       await expect(cutOff.withLocks([key], async () => "again")).resolves.toBe("again");
       expect(logged({ level: "warn", text: "Redis unreachable (" }).length).toBe(1);
@@ -298,15 +295,12 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       await relay.cut();
       await dropKeys(raw, prefix); // what a restart without persistence does
       await relay.restore();
-      await vi.waitFor(() => expect(onDataLoss).toHaveBeenCalledOnce(), { timeout: 3_000, interval: 50 });
+      await vi.waitFor(() => expect(onDataLoss).toHaveBeenCalledOnce(), { interval: 50 });
 
       // A reconnection that finds the data where it was is not a loss.
       await relay.cut();
       await relay.restore();
-      await vi.waitFor(async () => expect(await coordinator.readVersions(["shop:a"])).toEqual([0]), {
-        timeout: 3_000,
-        interval: 50,
-      });
+      await vi.waitFor(async () => expect(await coordinator.readVersions(["shop:a"])).toEqual([0]), { interval: 50 });
       expect(onDataLoss).toHaveBeenCalledOnce();
     });
 
@@ -324,10 +318,7 @@ describe.skipIf(!redisTestsRun)("Redis coordinator", () => {
       await relay.cut();
       await dropKeys(raw, prefix);
       await relay.restore();
-      await vi.waitFor(async () => expect(await coordinator.readVersions([key])).toEqual([0]), {
-        timeout: 3_000,
-        interval: 50,
-      });
+      await vi.waitFor(async () => expect(await coordinator.readVersions([key])).toEqual([0]), { interval: 50 });
 
       expect(await raw.pttl(`${prefix}:embargo`)).toBeGreaterThan(60_000);
       await expect(coordinator.withLocks([key], async () => {})).rejects.toBeInstanceOf(LockUnavailableError);

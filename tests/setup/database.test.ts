@@ -89,7 +89,7 @@ describe("the connection pool", () => {
       sockets.forEach((socket) => socket.destroy());
       silent.close();
     }
-  }, 20_000);
+  });
 });
 
 describe("the test database", () => {

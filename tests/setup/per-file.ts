@@ -2,9 +2,18 @@
 // the platform's node adapter captures globalThis.fetch on first import.
 import { emulator, platformServer, resetPlatformClock } from "../support/platform";
 import { Prisma } from "@prisma/client";
-import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
+import { afterAll, afterEach, beforeEach, expect, inject, vi } from "vitest";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { TEST_ENV } from "../support/test-env";
+import { WAIT_TIMEOUT_MS } from "./waits";
+
+// vi.waitFor's default bound as expect.poll's (vite.config.ts has no setting for it).
+const waitFor = vi.waitFor;
+vi.waitFor = ((callback, options) =>
+  waitFor(
+    callback,
+    typeof options === "number" ? options : { timeout: WAIT_TIMEOUT_MS, ...options },
+  )) as typeof waitFor;
 
 Object.assign(process.env, TEST_ENV);
 // Taken before any test file can install fake timers: the wait below must end in real time.
