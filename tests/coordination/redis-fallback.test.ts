@@ -151,13 +151,14 @@ describe.skipIf(!redisTestsRun)("list locks with a PostgreSQL fallback (needs Re
     await b.redis.cut();
 
     const seen = holders();
-    // Until a second after B's first lock (A's permit lapsed by then, however slow the machine),
-    // or 30 s if B never gets one.
-    const giveUpAt = performance.now() + 30_000;
-    let stopAt = Infinity;
+    // At least 5 s (what the next test's return to Redis relies on: no instance seen lately that
+    // cannot reach it), and until a second after B's first lock, however slow the machine; 30 s at most.
+    const startedAt = performance.now();
+    let stopAt = startedAt + 30_000;
     const done = () => {
-      if (stopAt === Infinity && seen.runs.includes("b")) stopAt = performance.now() + 1_000;
-      return performance.now() >= Math.min(stopAt, giveUpAt);
+      if (stopAt === startedAt + 30_000 && seen.runs.includes("b"))
+        stopAt = Math.max(startedAt + 5_000, performance.now() + 1_000);
+      return performance.now() >= stopAt;
     };
     const [fromA, fromB] = await Promise.all([
       keepTaking(() => a.coordinator.withLocks(["k"], seen.body("a")), done),
