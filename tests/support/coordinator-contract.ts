@@ -1,20 +1,9 @@
 // What every Coordinator promises, run against each implementation so they cannot drift apart.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Coordinator } from "~/infrastructure/coordination/coordinator.server";
-import { clock } from "~/lib/clock";
-
-/**
- * Holds the app's clock, which buckets refill by, still until the test moves it: the calls of a
- * test take seconds on a loaded machine, which would otherwise refill what the test counts.
- */
-function holdClock(): { advance(ms: number): void } {
-  let nowMs = Date.now();
-  const spy = vi.spyOn(clock, "now").mockImplementation(() => new Date(nowMs));
-  onTestFinished(() => spy.mockRestore());
-  return { advance: (ms) => (nowMs += ms) };
-}
+import { holdClock } from "./time";
 
 export function describeCoordinatorContract(name: string, create: () => Coordinator): void {
   describe(`${name}: the Coordinator contract`, () => {
