@@ -1,9 +1,15 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { WAIT_TIMEOUT_MS } from "./tests/setup/waits";
 
 const isVitest = Boolean(process.env.VITEST);
+
+/**
+ * How long expect.poll and vi.waitFor wait for what a test waits on (a log line, a closed
+ * connection, a browser's answer): seconds on a loaded two-core machine, where their own 1 s
+ * defaults made correct tests fail. A bound for something that never comes, not a measurement.
+ */
+const WAIT_TIMEOUT_MS = 10_000;
 
 /** Remix's future flags, also those of the build tests/support/app.ts makes of the app's modules. */
 export const remixFuture = {
@@ -43,8 +49,9 @@ export default defineConfig({
     // takes 10-20 s beside another run of the suite on two cores, which 20 s cut short.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // vi.waitFor gets the same default in tests/setup/per-file.ts.
     expect: { poll: { timeout: WAIT_TIMEOUT_MS } },
+    // vi.waitFor's default, set in tests/setup/per-file.ts (vitest has no setting for it).
+    provide: { waitTimeoutMs: WAIT_TIMEOUT_MS },
     env: {
       NODE_ENV: "test",
     },

@@ -5,15 +5,12 @@ import { Prisma } from "@prisma/client";
 import { afterAll, afterEach, beforeEach, expect, inject, vi } from "vitest";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { TEST_ENV } from "../support/test-env";
-import { WAIT_TIMEOUT_MS } from "./waits";
 
-// vi.waitFor's default bound as expect.poll's (vite.config.ts has no setting for it).
+// vi.waitFor's default bound as expect.poll's (vite.config.ts, which has no setting for it).
+const waitTimeoutMs = inject("waitTimeoutMs");
 const waitFor = vi.waitFor;
 vi.waitFor = ((callback, options) =>
-  waitFor(
-    callback,
-    typeof options === "number" ? options : { timeout: WAIT_TIMEOUT_MS, ...options },
-  )) as typeof waitFor;
+  waitFor(callback, typeof options === "number" ? options : { timeout: waitTimeoutMs, ...options })) as typeof waitFor;
 
 Object.assign(process.env, TEST_ENV);
 // Taken before any test file can install fake timers: the wait below must end in real time.
