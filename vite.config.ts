@@ -4,6 +4,13 @@ import tsconfigPaths from "vite-tsconfig-paths";
 
 const isVitest = Boolean(process.env.VITEST);
 
+/**
+ * How long expect.poll and vi.waitFor wait for what a test waits on (a log line, a closed
+ * connection, a browser's answer): seconds on a loaded two-core machine, where their own 1 s
+ * defaults made correct tests fail. A bound for something that never comes, not a measurement.
+ */
+const WAIT_TIMEOUT_MS = 10_000;
+
 /** Remix's future flags, also those of the build tests/support/app.ts makes of the app's modules. */
 export const remixFuture = {
   v3_fetcherPersist: true,
@@ -38,11 +45,13 @@ export default defineConfig({
     // apart (a database, a Redis key prefix, free ports and scratch directories of their own).
     maxWorkers: 4,
     minWorkers: 1,
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
-    // What a poll waits for (a browser's answer, a process's exit) can take seconds on a loaded
-    // two-core CI machine; vitest's 1 s default made correct tests fail there.
-    expect: { poll: { timeout: 10_000 } },
+    // Bounds for a test that hangs, not measures: a test starting a production server or a sandbox
+    // takes 10-20 s beside another run of the suite on two cores, which 20 s cut short.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: WAIT_TIMEOUT_MS } },
+    // vi.waitFor's default, set in tests/setup/per-file.ts (vitest has no setting for it).
+    provide: { waitTimeoutMs: WAIT_TIMEOUT_MS },
     env: {
       NODE_ENV: "test",
     },

@@ -39,7 +39,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the admin pages against WCAG 2
   afterAll(async () => {
     await browser?.close();
     await sandbox?.stop();
-  }, 30_000);
+  });
 
   const cases = [
     ...ADMIN_PAGES.map((page) => ({ ...page, store: "demo" })),

@@ -36,7 +36,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the Insights page in headless 
   afterAll(async () => {
     await browser?.close();
     await sandbox?.stop();
-  }, 30_000);
+  });
 
   async function open(store: string) {
     const app = {

@@ -201,7 +201,7 @@ describe.skipIf(browserMissing)(
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       storefront = await browser.newContext({ baseURL: sandbox.url, viewport: DESKTOP });
       page = await storefront.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000);
     }, 300_000);
 
     afterAll(async () => {
@@ -211,7 +211,7 @@ describe.skipIf(browserMissing)(
       await database?.drop();
       if (seedDirectory) rmSync(seedDirectory, { recursive: true, force: true });
       if (saved.length) console.log(`${saved.length} screenshots in ${SCREENSHOTS}:\n  ${saved.join("\n  ")}`);
-    }, 30_000);
+    });
 
     async function screenshot(on: Page, name: string) {
       const file = path.join(SCREENSHOTS, `${name}.png`);

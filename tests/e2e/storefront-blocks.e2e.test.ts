@@ -34,7 +34,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
 
   afterAll(async () => {
     await storefront?.close();
-  }, 30_000);
+  });
 
   const shot = (name: string) => page.screenshot({ path: path.join(ARTIFACTS, `cart-${name}.png`), fullPage: true });
   const block = () => page.locator("[data-si=cart]");
@@ -333,7 +333,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await open("/products/canvas-tote");
     expect(await page.getByRole("button", { name: "Save to…" }).count()).toBe(0);
     await shot("4-save-to");
-  }, 30_000);
+  });
 
   test("the Saved items block's lists (a setting): switch, create, rename, delete; the plan's limit is said", async () => {
     await expect.poll(async () => (await lists()).map((list) => list.itemCount)).toEqual([1]);
@@ -422,7 +422,7 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
       "POST create-list",
     ]);
     await shot("5-named-lists");
-  }, 30_000);
+  });
 
   test("'Save to…' on the hearts (the embed's setting) loads its code only when opened and saves the card's product", async () => {
     const proxy = recordProxyCalls();
@@ -447,5 +447,5 @@ describe.skipIf(browserMissing)(browserTestTitle("the cart block and named lists
     await open("/collections/all");
     expect(await page.locator(".si-heart").count()).toBe(5);
     expect(await page.getByRole("button", { name: "Save to…" }).count()).toBe(0);
-  }, 30_000);
+  });
 });

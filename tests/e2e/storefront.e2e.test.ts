@@ -37,7 +37,7 @@ describe.skipIf(browserMissing)(
       console.log(
         `storefront e2e: ${((Date.now() - started) / 1000).toFixed(1)} s including the sandbox build and start`,
       );
-    }, 30_000);
+    });
 
     const shot = (name: string) =>
       page.screenshot({ path: path.join(ARTIFACTS, `storefront-${name}.png`), fullPage: true });

@@ -98,7 +98,7 @@ const banner = () => body().querySelector("s-banner");
 const buttonNamed = (name: string) =>
   all("s-button").find((button) => button.textContent!.trim() === name) as HTMLElement | undefined;
 const rowTitles = () => all("s-text[type=strong]").map((title) => title.textContent);
-const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 3000, interval: 10 });
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { interval: 10 });
 
 describe("SavedItemsPage", () => {
   test("loading, then the list: title, price, image and save date of each item, newest first", async () => {

@@ -59,7 +59,7 @@ const all = (selector: string) => [...body().querySelectorAll(selector)];
 const titles = () => all("s-text[type=strong]").map((title) => title.textContent);
 const buttons = () => all("s-button") as HTMLElement[];
 // Long enough for the shared client's retries of a retryable failure (0.5 s, then 1 s, with jitter).
-const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 5000, interval: 10 });
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { interval: 10 });
 
 describe("CustomerBlock", () => {
   test("asks the app for the chosen customer's list with POS's session token, then shows each saved variant and product from POS's catalogue", async () => {

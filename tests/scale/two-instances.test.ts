@@ -35,11 +35,25 @@ const identity = (entityGid: string, context = "wishlist") => ({ context, entity
 /** Spreads calls over both instances: even indices to the first, odd to the second. */
 const on = (index: number) => instances[index % instances.length]!;
 
+/**
+ * A write sent again while it is refused retryably, as a client does (at most 5 times): writes to
+ * one list wait for its lock 5 s at most, which on a loaded machine the last of 10 or 20 at once
+ * can run out of; the refused write was not made.
+ */
+async function retried(send: () => ReturnType<typeof call>): ReturnType<typeof call> {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await send();
+    if (answer.status === 200 || answer.body.error?.retryable !== true || attempt === 5) return answer;
+  }
+}
+
 describeWithRedis("two instances, one truth", () => {
   test("10 concurrent saves of one new item over both instances: exactly one 200 and nine DUPLICATE_SAVE", async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
-        call(on(index), "/proxy/api/save", { customer: "51001", body: item("gid://shopify/Product/7001") }),
+        retried(() =>
+          call(on(index), "/proxy/api/save", { customer: "51001", body: item("gid://shopify/Product/7001") }),
+        ),
       ),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
@@ -51,10 +65,13 @@ describeWithRedis("two instances, one truth", () => {
   test("20 concurrent toggles over both instances end in the state their count implies", async () => {
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        call(on(index), "/proxy/api/toggle", { customer: "51002", body: item("gid://shopify/Product/7002") }),
+        retried(() =>
+          call(on(index), "/proxy/api/toggle", { customer: "51002", body: item("gid://shopify/Product/7002") }),
+        ),
       ),
     );
-    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.map((answer) => `${answer.status} ${JSON.stringify(answer.body)}`)).toEqual([]);
     const states = answers.map((answer) => answer.body.data.state);
     expect(states.filter((state) => state === "active")).toHaveLength(10);
     expect(states.filter((state) => state === "removed")).toHaveLength(10);

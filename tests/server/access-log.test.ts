@@ -25,13 +25,11 @@ function requestLines(): LogLine[] {
     .filter((line) => line.msg === "request");
 }
 
+/** The request's access-log line, once the sandbox has written it (after its answer). */
 async function lineFor(requestId: string): Promise<LogLine | undefined> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const line = requestLines().find((entry) => entry.requestId === requestId);
-    if (line) return line;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
+  const find = () => requestLines().find((entry) => entry.requestId === requestId);
+  await expect.poll(find).toBeDefined();
+  return find();
 }
 
 describe("a signed proxy request's access-log line", () => {

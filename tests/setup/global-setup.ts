@@ -15,5 +15,7 @@ export default async function setup({ provide }: { provide: (key: "testDatabases
 declare module "vitest" {
   export interface ProvidedContext {
     testDatabases: TestDatabases;
+    /** expect.poll's timeout, vi.waitFor's too (vite.config.ts). */
+    waitTimeoutMs: number;
   }
 }

@@ -2,9 +2,16 @@
 // the platform's node adapter captures globalThis.fetch on first import.
 import { emulator, platformServer, resetPlatformClock } from "../support/platform";
 import { Prisma } from "@prisma/client";
-import { afterAll, afterEach, beforeEach, expect, inject } from "vitest";
+import { afterAll, afterEach, beforeEach, expect, inject, vi } from "vitest";
 import { createTestDatabase } from "@saved-items/sandbox/test-databases";
 import { TEST_ENV } from "../support/test-env";
+import { KEPT_TABLES } from "./kept-tables";
+
+// vi.waitFor's default bound as expect.poll's (vite.config.ts, which has no setting for it).
+const waitTimeoutMs = inject("waitTimeoutMs");
+const waitFor = vi.waitFor;
+vi.waitFor = ((callback, options) =>
+  waitFor(callback, typeof options === "number" ? options : { timeout: waitTimeoutMs, ...options })) as typeof waitFor;
 
 Object.assign(process.env, TEST_ENV);
 // Taken before any test file can install fake timers: the wait below must end in real time.
@@ -17,8 +24,12 @@ if (process.env.REDIS_URL) process.env.REDIS_KEY_PREFIX = redisPrefix;
 const database = await createTestDatabase(inject("testDatabases"));
 process.env.DATABASE_URL = database.url;
 
-// Every model's table, from the schema itself, so a new model is never left out of the reset.
-const tables = Prisma.dmmf.datamodel.models.map((model) => `"${model.dbName ?? model.name}"`).join(", ");
+// Every model's table, from the schema itself, so a new model is never left out of the reset; but
+// the coordinator's registration (kept-tables.ts).
+const tables = Prisma.dmmf.datamodel.models
+  .filter((model) => !KEPT_TABLES.has(model.name))
+  .map((model) => `"${model.dbName ?? model.name}"`)
+  .join(", ");
 
 // Taken at the first test: the instance the file's own imports (its request handler) use. A test
 // that calls vi.resetModules makes a later import another instance, whose caches are not the

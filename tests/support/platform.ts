@@ -1,6 +1,9 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Session } from "@shopify/shopify-api";
 import { setupServer } from "msw/node";
+import { onTestFinished } from "vitest";
 import { createPlatformEmulator, type AdminCredentials } from "@saved-items/platform-emulator";
+import { heldSleeps } from "@saved-items/platform-emulator/testing";
 import { OVERAGE_METER } from "~/services/plans";
 import { TEST_ENV } from "./test-env";
 
@@ -22,11 +25,27 @@ export function resetPlatformClock(): void {
   platformAheadMs = 0;
 }
 
+let held: ReturnType<typeof heldSleeps> | undefined;
+
+/**
+ * The emulator's waits (latency, delay faults) held until the test wakes them (`wakeAll`), for the
+ * rest of the test: what a test orders by a delay happens in that order however slow the machine.
+ */
+export function holdPlatformSleeps(): ReturnType<typeof heldSleeps> {
+  const sleeps = (held = heldSleeps());
+  onTestFinished(() => {
+    held = undefined;
+    sleeps.wakeAll();
+  });
+  return sleeps;
+}
+
 /** One emulator per test file; tests reach it to seed shops, inject faults and count requests. */
 export const emulator = createPlatformEmulator({
   clientId: TEST_ENV.SHOPIFY_API_KEY,
   clientSecret: TEST_ENV.SHOPIFY_API_SECRET,
   now: platformNow,
+  sleep: (ms) => (held ? held.sleep(ms) : sleep(ms)),
   // The app's Shopify App Pricing configuration, as its Partner Dashboard holds it.
   appPricing: { meters: [OVERAGE_METER] },
 });

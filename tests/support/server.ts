@@ -191,7 +191,9 @@ export async function startBuiltServer(
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // A bound for a start that hangs: beside another run of the suite a start (node, the build, the
+    // migrations) printed nothing for 30 s.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
     const check = () => {
       if (output.includes('"msg":"listening"')) {
         clearTimeout(timer);

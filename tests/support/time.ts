@@ -47,3 +47,15 @@ export function controlTimeouts() {
     },
   };
 }
+
+/**
+ * Holds the app's clock still until the test moves it (`advance`), for the rest of the test: what
+ * the app judges by it (a token bucket's refill) then does not depend on how long the test's calls
+ * take, seconds on a loaded machine.
+ */
+export function holdClock(appClock: typeof clock = clock): { advance(ms: number): void } {
+  let nowMs = Date.now();
+  const spy = vi.spyOn(appClock, "now").mockImplementation(() => new Date(nowMs));
+  onTestFinished(() => spy.mockRestore());
+  return { advance: (ms) => void (nowMs += ms) };
+}

@@ -12,7 +12,7 @@ import { deliverWebhook, loadAdmin, reinstall } from "../support/admin";
 import { withAdminSession } from "../support/session-token";
 import { APP_URL, callProxy, givenShop, setMonthlyUsage } from "../support/app";
 import { identityQuery } from "../support/fixtures";
-import { emulator, platformNow } from "../support/platform";
+import { emulator, holdPlatformSleeps, platformNow } from "../support/platform";
 import { advanceTime, controlTimeouts, followPlatformClock } from "../support/time";
 import { loggedLines, warningsContaining } from "../support/logs";
 
@@ -370,10 +370,12 @@ describe("two instances", () => {
     const shop = await givenShop({ plan: "pro" });
     await givenOverage(shop, 10);
     await setMonthlyUsage(shop, PLANS.pro.monthlyRequests);
-    // This instance's event reaches the platform late, after the other instance's.
+    // This instance's event reaches the platform late, after the other instance's: held until then.
+    const delays = holdPlatformSleeps();
     emulator.injectFault({ kind: "delay", api: "app-events", delayMs: 1_500 });
     const first = callProxy("/proxy/api/is-saved", { customerId: "7001", query: identityQuery() });
-    await vi.waitFor(() => expect(eventsSent()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(delays.waiting()).toEqual([1_500]), { timeout: 20_000 });
+    expect(eventsSent()).toBe(1);
 
     // A second instance: its own modules, leases, token and in-process wait, the same database.
     vi.resetModules();
@@ -385,6 +387,7 @@ describe("two instances", () => {
     followPlatformClock(otherClock);
     expect(await other.admitPastBudget(shop, planFor("pro"), PERIOD)).toBe("admitted");
 
+    delays.wakeAll();
     expect((await first).status).toBe(200);
     expect(eventsSent()).toBe(2);
     expect(charged(shop)).toEqual([{ key: await keyOf(shop, PERIOD, 1), cents: 150 }]);
