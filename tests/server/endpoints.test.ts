@@ -129,7 +129,8 @@ describe("GET /healthz and /readyz", () => {
       ...build,
       entry: {
         ...build.entry,
-        module: { ...build.entry.module, readiness: () => (asked++, module.readiness()) },
+        // Its stop must not shut the process's app down: `server` goes on using its connections.
+        module: { ...build.entry.module, readiness: () => (asked++, module.readiness()), shutdown: async () => {} },
       },
     } as ServerBuild;
     const probed = await startInProcess(counting, path.join(dir, "client"));
